@@ -1,0 +1,40 @@
+#!/bin/bash
+# Build the guest's initramfs for one variant: static busybox, /init, the
+# guest tests and their golden files, and (when the kernel has modules) the
+# sample modules built against this kernel, and the printk-index tool when it
+# has been built statically.  What a run adds (the command, an overlay) goes
+# in a second cpio archive that qemu/run-guest.sh appends: the kernel unpacks
+# concatenated archives in order.
+#
+# usage: build.sh VARIANT KOUT OUTPUT
+set -euo pipefail
+variant=$1 kout=$(realpath -m "$2") output=$(realpath -m "$3")
+top=$(cd "$(dirname "$0")/.." && pwd)
+
+stage=$(mktemp -d)
+trap 'rm -rf "$stage"' EXIT
+mkdir -p "$stage"/{bin,dev,proc,sys,tmp,root,etc,usr/bin,lib/modules,test}
+cp /bin/busybox "$stage/bin/busybox"
+cp "$top/initramfs/init" "$stage/init"
+chmod 755 "$stage/init"
+echo "VARIANT=$variant" > "$stage/etc/pi-guest.env"
+cp -a "$top/test/guest/." "$stage/test/"
+
+if grep -q '^CONFIG_MODULES=y' "$kout/.config"; then
+	for m in "$top"/test/modules/*/; do
+		"$top/scripts/build-module.sh" "$kout" "${m%/}" "${JOBS:-2}" >/dev/null
+		cp "$kout/ext-modules/$(basename "$m")"/*.ko "$stage/lib/modules/"
+		cp "$m"/*.golden "$stage/test/" 2>/dev/null || true
+	done
+fi
+
+# How many index entries this kernel's vmlinux has, counted from the ELF file
+# rather than from the kernel, so that the guest tests can check the count.
+"$top/test/host/pi_count.py" "$kout/vmlinux" > "$stage/test/vmlinux.count"
+
+tool=$top/tools/printk-index/printk-index.static
+[ -x "$tool" ] && cp "$tool" "$stage/usr/bin/printk-index"
+
+(cd "$stage" && find . -mindepth 1 | LC_ALL=C sort | cpio -o -H newc --quiet -R 0:0) |
+	gzip -1 > "$output.tmp"
+mv "$output.tmp" "$output"

@@ -1,0 +1,104 @@
+# KTAP helpers for the guest tests (busybox sh).  A test script says how many
+# cases it has with ktap_plan, then reports each with ok/fail/skip or with
+# check, which runs a command and reports its status.  The host counts the
+# results; a script that dies before reporting all of them is a failure.
+
+_ktap_n=0
+_ktap_failed=0
+
+ktap_plan() {
+	echo "KTAP version 1"
+	echo "1..$1"
+}
+
+ok() {
+	_ktap_n=$((_ktap_n + 1))
+	echo "ok $_ktap_n $1"
+}
+
+# fail NAME [DIAGNOSTIC...]: report a failed case; the diagnostics go before
+# it as KTAP comment lines.
+fail() {
+	_ktap_n=$((_ktap_n + 1))
+	_ktap_failed=1
+	name=$1
+	shift
+	for d in "$@"; do echo "# $d"; done
+	echo "not ok $_ktap_n $name"
+}
+
+skip() {
+	_ktap_n=$((_ktap_n + 1))
+	echo "ok $_ktap_n $1 # SKIP $2"
+}
+
+# check NAME COMMAND...: ok when COMMAND succeeds; its output becomes
+# diagnostics when it fails.
+check() {
+	name=$1
+	shift
+	if _out=$("$@" 2>&1); then
+		ok "$name"
+	else
+		fail "$name" "command: $*" "$(echo "$_out" | head -n 20 | sed 's/^/  /')"
+	fi
+}
+
+ktap_done() {
+	exit $_ktap_failed
+}
+
+# The two views of the printk index, and where a module's file lives in each.
+SYSFS_INDEX=/sys/kernel/printk_index
+DEBUGFS_INDEX=/sys/kernel/debug/printk/index
+MODULES=/lib/modules
+
+HEADER='# <level/flags> filename:line function "format"'
+
+have_debugfs() { grep -q ' /sys/kernel/debug debugfs ' /proc/mounts; }
+have_modules() { [ -e /proc/modules ]; }
+
+# The number of index entries with a format in vmlinux, counted on the host
+# from the ELF file (test/host/pi_count.py): the number of lines to expect.
+expected_vmlinux_lines() { echo $(( $(cut -d' ' -f2 /test/vmlinux.count) + 1 )); }
+
+# bad_lines FILE: the lines of an index file that are neither the header nor
+# '<level[,c]> file:line function "format"'.
+bad_lines() {
+	sed -n '1!p' "$1" | grep -Ev '^<([0-7c]|-?[0-9],c)> [^ ]+:[0-9]+ [^ ]+ ".*"$'
+	sed -n '1p' "$1" | grep -vxF "$HEADER"
+}
+
+# same_file A B: byte for byte, with a diff of the first differences.
+same_file() {
+	cmp "$1" "$2" >/dev/null 2>&1 && return 0
+	cmp "$1" "$2"
+	diff "$1" "$2" | head -n 10
+	return 1
+}
+
+READ_SIZES="1 7 100 1000 4095 4096 65536"
+# How many cases read_checks reports.
+READ_CHECKS=8
+
+# read_checks NAME FILE REFERENCE: FILE read with every block size in
+# READ_SIZES, and reassembled from reads at many offsets (lseek + read of
+# varying lengths, straddling lines and pages), must equal REFERENCE byte for
+# byte.  Reports READ_CHECKS cases.
+read_checks() {
+	name=$1 file=$2 ref=$3
+	for bs in $READ_SIZES; do
+		dd if="$file" of=/tmp/read.out bs=$bs 2>/dev/null
+		check "$name: read with bs=$bs" same_file /tmp/read.out "$ref"
+	done
+	size=$(wc -c < "$ref")
+	maxchunk=$((size / 40 + 2))
+	off=0
+	: > /tmp/read.out
+	while [ $off -lt $((size + 3)) ]; do
+		len=$(( (off * 7 + 13) % maxchunk + 1 ))
+		dd if="$file" bs=$len count=1 iflag=skip_bytes,fullblock skip=$off 2>/dev/null >> /tmp/read.out
+		off=$((off + len))
+	done
+	check "$name: reassembled from reads at many offsets" same_file /tmp/read.out "$ref"
+}

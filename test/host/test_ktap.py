@@ -1,0 +1,147 @@
+#!/usr/bin/env python3
+"""Unit tests for the KTAP parser: what counts, and every way a run that did
+not finish must be a failure."""
+import os
+import subprocess
+import sys
+import tempfile
+import unittest
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import ktap  # noqa: E402
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def counts(text):
+    s = ktap.parse(text)
+    return s.passed, s.failed, s.skipped
+
+
+NESTED_OK = """KTAP version 1
+1..2
+    KTAP version 1
+    1..3
+    ok 1 first
+    ok 2 second # SKIP not here
+    ok 3 third
+ok 1 t-one
+    KTAP version 1
+    1..1
+    ok 1 only
+ok 2 t-two
+"""
+
+
+class KtapTest(unittest.TestCase):
+    def test_nested_leaves_are_counted(self):
+        self.assertEqual(counts(NESTED_OK), (3, 0, 1))
+
+    def test_flat(self):
+        self.assertEqual(counts("KTAP version 1\n1..2\nok 1 a\nnot ok 2 b\n"), (1, 1, 0))
+
+    def test_dash_separator_and_crlf(self):
+        self.assertEqual(counts("KTAP version 1\r\n1..1\r\nok 1 - a\r\n"), (1, 0, 0))
+
+    def test_empty_output_fails(self):
+        p, f, _ = counts("")
+        self.assertEqual(p, 0)
+        self.assertGreaterEqual(f, 2)   # no version, no plan
+
+    def test_missing_plan_fails(self):
+        self.assertEqual(counts("KTAP version 1\nok 1 a\n"), (1, 1, 0))
+
+    def test_missing_version_fails(self):
+        self.assertEqual(counts("1..1\nok 1 a\n"), (1, 1, 0))
+
+    def test_fewer_results_than_planned_fails(self):
+        self.assertEqual(counts("KTAP version 1\n1..3\nok 1 a\nok 2 b\n"), (2, 1, 0))
+
+    def test_more_results_than_planned_fails(self):
+        self.assertEqual(counts("KTAP version 1\n1..1\nok 1 a\nok 2 b\n"), (2, 1, 0))
+
+    def test_nested_group_short_of_its_plan_fails(self):
+        text = NESTED_OK.replace("    ok 3 third\n", "")
+        self.assertEqual(counts(text), (2, 1, 1))
+
+    def test_unclosed_nested_group_fails(self):
+        # The guest died inside the second script: its results are never
+        # closed by a parent line and the top-level plan is short.
+        text = NESTED_OK.split("ok 2 t-two")[0]
+        self.assertEqual(counts(text), (3, 2, 1))
+
+    def test_failing_parent_with_passing_leaves_counts_once(self):
+        text = NESTED_OK.replace("ok 2 t-two", "not ok 2 t-two # exit status 2")
+        self.assertEqual(counts(text), (3, 1, 1))
+
+    def test_failing_leaf_and_parent_count_once(self):
+        text = NESTED_OK.replace("    ok 1 only", "    not ok 1 only").replace(
+            "ok 2 t-two", "not ok 2 t-two")
+        self.assertEqual(counts(text), (2, 1, 1))
+
+    def test_out_of_order_numbers_fail(self):
+        self.assertEqual(counts("KTAP version 1\n1..2\nok 2 a\nok 1 b\n"), (2, 2, 0))
+
+    def test_free_text_and_comments_are_ignored(self):
+        text = "KTAP version 1\n1..1\n# diag\nsome output\nok 1 a\n"
+        self.assertEqual(counts(text), (1, 0, 0))
+
+    def test_failure_names_the_path(self):
+        s = ktap.parse(NESTED_OK.replace("    ok 1 first", "    not ok 1 first"), "v")
+        self.assertEqual(s.failures, ["v: not ok: t-one / first"])
+
+    def test_cli_exit_status_and_summary(self):
+        with tempfile.NamedTemporaryFile("w", suffix=".log", delete=False) as f:
+            f.write("KTAP version 1\n1..1\nnot ok 1 a\n")
+        try:
+            r = subprocess.run([sys.executable, os.path.join(HERE, "ktap.py"), "--name", "x", f.name],
+                               capture_output=True, text=True)
+        finally:
+            os.unlink(f.name)
+        self.assertEqual(r.returncode, 1)
+        self.assertEqual(r.stdout.splitlines()[-1], "ktap: x: 0 passed, 1 failed, 0 skipped")
+
+    def test_cli_missing_file_fails(self):
+        r = subprocess.run([sys.executable, os.path.join(HERE, "ktap.py"), "/nonexistent/x"],
+                           capture_output=True, text=True)
+        self.assertEqual(r.returncode, 1)
+
+
+class SplatCheckTest(unittest.TestCase):
+    def run_check(self, content):
+        with tempfile.NamedTemporaryFile("w", suffix=".log", delete=False) as f:
+            f.write(content)
+        try:
+            return subprocess.run([os.path.join(HERE, "splat-check.sh"), f.name],
+                                  capture_output=True, text=True).returncode
+        finally:
+            os.unlink(f.name)
+
+    def test_clean_log(self):
+        self.assertEqual(self.run_check("Linux version 6.1\r\nRun /init as init process\r\n"), 0)
+
+    def test_each_report_kind_fails(self):
+        for line in ["WARNING: CPU: 0 PID: 1 at kernel/printk/index.c:10 pi_show+0x1/0x2",
+                     "BUG: KASAN: use-after-free in pi_read",
+                     "Oops: 0000 [#1] SMP",
+                     "Call Trace:",
+                     "kmemleak: 2 new suspected memory leaks",
+                     "unreferenced object 0xffff888003a1c000 (size 64):",
+                     "WARNING: possible circular locking dependency detected",
+                     "BUG: sleeping function called from invalid context",
+                     "ODEBUG: free active (active state 0) object type: timer_list",
+                     "refcount_t: underflow; use-after-free.",
+                     "sysfs: cannot create duplicate filename '/kernel/printk_index/x'",
+                     "Kernel panic - not syncing: Fatal exception"]:
+            with self.subTest(line=line):
+                self.assertEqual(self.run_check("ok\r\n" + line + "\r\n"), 1)
+
+    def test_unreadable_or_empty_log_fails_closed(self):
+        self.assertEqual(self.run_check(""), 2)
+        r = subprocess.run([os.path.join(HERE, "splat-check.sh"), "/nonexistent/log"],
+                           capture_output=True)
+        self.assertEqual(r.returncode, 2)
+
+
+if __name__ == "__main__":
+    unittest.main()

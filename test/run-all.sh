@@ -1,0 +1,21 @@
+#!/bin/bash
+# 'make test': host tests, then the boot tests; one summary line at the end.
+set -uo pipefail
+top=$(cd "$(dirname "$0")/.." && pwd)
+start=$(date +%s)
+total_p=0 total_f=0
+for step in "$top/test/run-host-tests.sh" "$top/test/boot-test.sh $*"; do
+	out=$(mktemp)
+	$step 2>&1 | tee "$out"
+	line=$(tail -n 1 "$out")
+	rm -f "$out"
+	if [[ $line =~ ^([0-9]+)\ passed,\ ([0-9]+)\ failed$ ]]; then
+		total_p=$((total_p + BASH_REMATCH[1])) total_f=$((total_f + BASH_REMATCH[2]))
+	else
+		echo "test: $step ended without a summary"
+		total_f=$((total_f + 1))
+	fi
+done
+echo "test: took $(( $(date +%s) - start ))s"
+echo "$total_p passed, $total_f failed"
+[ "$total_f" = 0 ]

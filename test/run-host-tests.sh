@@ -1,0 +1,33 @@
+#!/bin/bash
+# Host-side unit tests: the harness's own parsers and checks, then the
+# user-space tool's tests when the tool is there.  Ends with "N passed, M failed".
+set -uo pipefail
+top=$(cd "$(dirname "$0")/.." && pwd)
+passed=0 failed=0
+
+# python unittest: "Ran N tests" and "FAILED (failures=F, errors=E)".
+out=$(python3 "$top/test/host/test_ktap.py" 2>&1)
+n=$(echo "$out" | sed -n 's/^Ran \([0-9]*\) tests\{0,1\}.*/\1/p')
+f=$(echo "$out" | sed -n 's/^FAILED (\(.*\))/\1/p' | grep -o '[0-9]\+' | paste -sd+ | bc)
+[ -n "$n" ] || { echo "$out"; n=0; f=1; }
+f=${f:-0}
+[ "$f" = 0 ] || echo "$out"
+echo "host-test: harness: $((n - f)) passed, $f failed"
+passed=$((passed + n - f)) failed=$((failed + f))
+
+if [ -f "$top/tools/printk-index/Makefile" ]; then
+	out=$(make -s -C "$top/tools/printk-index" test SHARED_DATA="${SHARED:-$top/../shared}/data" 2>&1)
+	line=$(echo "$out" | grep -E '^[0-9]+ passed, [0-9]+ failed' | tail -n 1)
+	if [ -z "$line" ]; then
+		echo "$out" | tail -n 30
+		echo "host-test: printk-index: the tool's tests did not report"
+		failed=$((failed + 1))
+	else
+		echo "$out" | grep -E '^(FAIL|not ok)' | head -n 50
+		echo "host-test: printk-index: $line"
+		read -r p _ f _ <<< "${line//,/}"
+		passed=$((passed + p)) failed=$((failed + f))
+	fi
+fi
+echo "$passed passed, $failed failed"
+[ "$failed" = 0 ]
