@@ -27,6 +27,9 @@ export CCACHE_DIR=${CCACHE_DIR:-$HOME/.cache/ccache}
 kmake=(make -s -C "$tree" O="$out" CC="ccache gcc" HOSTCC="ccache gcc" -j"$jobs")
 
 mkdir -p "$out"
+# Two builds in one output folder corrupt each other: take turns.
+exec 9> "$out.lock"
+flock 9
 # Reconfigure only when a fragment, or the tree, changed since the last time.
 confsum=$( (cat "${fragments[@]}"; git -C "$tree" rev-parse HEAD) | sha1sum | cut -d' ' -f1)
 if [ ! -f "$out/.config" ] || [ "$(cat "$out/.pi-config-sum" 2>/dev/null)" != "$confsum" ]; then

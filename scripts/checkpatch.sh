@@ -12,7 +12,8 @@ while read -r p; do
 	# The tree is a tarball with one base commit and no history, so
 	# checkpatch cannot look up the commit in a Fixes: tag (it calls every
 	# id unknown); that one check is left to the reviewer.
-	out=$(cd "$tree" && perl scripts/checkpatch.pl --strict --terse \
+	# PATH: Debian's python3, which has python3-ply for the SPDX check.
+	out=$(cd "$tree" && PATH=/usr/bin:$PATH perl scripts/checkpatch.pl --strict --terse \
 		--ignore UNKNOWN_COMMIT_ID "$(realpath "$patches/$p")" 2>&1)
 	sum=$(echo "$out" | tail -n 1)
 	out=$(echo "$out" | grep -v '^total: 0 errors, 0 warnings, 0 checks')

@@ -2,10 +2,11 @@
 # Extract linux-source into the build folder as a git repository with one base
 # commit (tagged "base"), then apply patches/series on top with git am.
 #
-# Cheap to rerun: when the tree already carries exactly the series (same patch
-# files, same HEAD as when they were applied) nothing is done.  A tree with
-# commits or edits that were not exported is never thrown away: we stop and say
-# so, unless FORCE=1.
+# Cheap to rerun: while patches/ is what the tree was last made from, the tree
+# is left alone (it is where the series is edited, with git).  When patches/
+# changed, the tree is reset to "base" and the series applied again; a tree
+# with commits or edits that were not exported is never thrown away: we stop
+# and say so, unless FORCE=1.
 #
 # usage: tree.sh TARBALL TREE PATCHES_DIR
 set -euo pipefail
@@ -41,6 +42,11 @@ if [ ! -d "$tree/.git" ]; then
 	git -C "$tree" config user.name "Printk Index Developers"
 	git -C "$tree" config user.email "printk-index@example.org"
 	git -C "$tree" config core.autocrlf false
+	# Debian's tarball ignores every top-level path ("/*", for its own
+	# packaging repository), which would hide new files from 'git status'
+	# and 'git add' in the tree.  The base commit drops that rule; the
+	# kernel's own ignore rules stay.
+	sed -i -e '/^# Debian packaging: ignore everything at the top level/,/^!\/debian\/$/d' "$tree/.gitignore"
 	git -C "$tree" add -A -f .
 	git -C "$tree" commit -q -m "base: $(basename "$tarball")"
 	git -C "$tree" tag base
@@ -48,19 +54,27 @@ fi
 
 want=$(series_hash)
 head=$(git -C "$tree" rev-parse HEAD)
-if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want $head" ] &&
-   git -C "$tree" diff --quiet HEAD; then
-	echo "tree: up to date: $(src_version), $(git -C "$tree" rev-list --count base..HEAD) patches applied"
+applied_hash= applied_head=
+[ -f "$stamp" ] && read -r applied_hash applied_head < "$stamp"
+
+# patches/ has not changed since the tree was last made from it: the tree is
+# the developer's to edit, build and commit in; leave it as it is.
+if [ "$applied_hash" = "$want" ]; then
+	local_work=
+	[ "$head" = "$applied_head" ] || local_work=" + $(git -C "$tree" rev-list --count "$applied_head..HEAD" 2>/dev/null || echo some) local commits"
+	git -C "$tree" diff --quiet HEAD || local_work="$local_work + uncommitted changes"
+	echo "tree: up to date: $(src_version), $(git -C "$tree" rev-list --count base.."$applied_head") patches applied$local_work"
 	exit 0
 fi
 
+# patches/ changed: the tree must be remade, but never at the cost of work
+# that was not exported.
 if [ "${FORCE:-0}" != 1 ]; then
 	if ! git -C "$tree" diff --quiet HEAD; then
-		die "$tree has uncommitted changes; commit and 'make export-patches', or rerun with FORCE=1 to drop them"
+		die "patches/ changed, but $tree has uncommitted changes; commit them and 'make export-patches', or FORCE=1 to drop them"
 	fi
-	if [ "$(git -C "$tree" rev-parse base)" != "$head" ] &&
-	   { [ ! -f "$stamp" ] || [ "$(cut -d' ' -f2 "$stamp")" != "$head" ]; }; then
-		die "$tree has commits that are not in patches/; run 'make export-patches' first, or FORCE=1 to drop them"
+	if [ "$(git -C "$tree" rev-parse base)" != "$head" ] && [ "$applied_head" != "$head" ]; then
+		die "patches/ changed, but $tree has commits that are not in patches/; 'make export-patches' first, or FORCE=1 to drop them"
 	fi
 fi
 

@@ -65,7 +65,7 @@ expected_vmlinux_lines() { echo $(( $(cut -d' ' -f2 /test/vmlinux.count) + 1 ));
 # bad_lines FILE: the lines of an index file that are neither the header nor
 # '<level[,c]> file:line function "format"'.
 bad_lines() {
-	sed -n '1!p' "$1" | grep -Ev '^<([0-7c]|-?[0-9],c)> [^ ]+:[0-9]+ [^ ]+ ".*"$'
+	sed -n '1!p' "$1" | grep -Ev '^<(-1|[0-7]|[0-7],c|c)> [^ ]+:[0-9]+ [^ ]+ ".*"$'
 	sed -n '1p' "$1" | grep -vxF "$HEADER"
 }
 
