@@ -1,0 +1,188 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Throughput of "match" on a realistic index.
+ *
+ *   bench INDEX [LINES [NAIVE_SAMPLE]]
+ *
+ * Renders LINES log lines (default 1,000,000) in dmesg form from the
+ * index's formats with sample arguments, one in ten an unrelated line, then
+ * times log parsing + matching on one core. The baseline is what one would
+ * write first: every format translated to a POSIX ERE, regexec() of each
+ * line against all of them, timed on NAIVE_SAMPLE lines (default 2,000).
+ */
+#include <regex.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "../fmt.h"
+#include "../index.h"
+#include "../logline.h"
+#include "../matcher.h"
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static const char *const unrelated[] = {
+	"systemd[1]: Started Journal Service.",
+	"sshd[%u]: Accepted publickey for root from 10.0.%u.7 port 52344",
+	"random noise line number %u without any meaning",
+	"CRON[%u]: (root) CMD (run-parts /etc/cron.hourly)",
+	"dockerd[%u]: time=\"2024-12-03\" level=info msg=\"loading plugin\"",
+};
+
+int main(int argc, char **argv)
+{
+	struct pi_index idx;
+	struct pi_err err;
+	struct matcher m;
+	struct sbuf text = { 0 }, one = { 0 }, scratch = { 0 };
+	size_t nlines = 1000000, nsample = 2000, i, *off, *src;
+	size_t attributed = 0, generic = 0, none = 0, self = 0, rendered = 0;
+	uint64_t sink = 0;
+	double t0, t_match, t_naive, rate, nrate;
+	regex_t *re;
+	size_t nre = 0, bad_re = 0;
+
+	if (argc < 2) {
+		fprintf(stderr, "usage: %s INDEX [LINES [NAIVE_SAMPLE]]\n", argv[0]);
+		return 2;
+	}
+	if (argc > 2)
+		nlines = strtoul(argv[2], NULL, 0);
+	if (argc > 3)
+		nsample = strtoul(argv[3], NULL, 0);
+	pi_index_init(&idx);
+	if (pi_load_source(&idx, argv[1], &err)) {
+		fprintf(stderr, "bench: %s\n", err.msg);
+		return 2;
+	}
+	t0 = now();
+	matcher_build(&m, &idx);
+	printf("index: %zu entries, %u distinct formats, %u without anchor, built in %.1f ms\n",
+	       idx.n, m.nfmt, m.nanchorless, (now() - t0) * 1e3);
+
+	/* generate the log in memory */
+	off = calloc(nlines + 1, sizeof(*off));
+	src = calloc(nlines, sizeof(*src));
+	for (i = 0; i < nlines; i++) {
+		char pfx[64];
+		uint64_t r = i * 0x9e3779b97f4a7c15ULL;
+
+		off[i] = text.len;
+		snprintf(pfx, sizeof(pfx), "[%5zu.%06zu] ", i / 1000, (i % 1000) * 997);
+		sbuf_add(&text, pfx, strlen(pfx));
+		if (i % 10 == 9) {
+			char u[256];
+
+			snprintf(u, sizeof(u), unrelated[(r >> 32) % ARRAY_SIZE(unrelated)],
+				 (unsigned)(r >> 40) % 60000, (unsigned)(r >> 20) % 250);
+			sbuf_add(&text, u, strlen(u));
+			src[i] = SIZE_MAX;
+		} else {
+			size_t e = (r >> 24) % idx.n;
+			char *nl;
+
+			src[i] = e;
+			sbuf_reset(&one);
+			sbuf_reset(&one);
+			{
+				struct fmt f;
+
+				fmt_compile(&f, idx.v[e].fmt, idx.v[e].fmt_len);
+				fmt_render(&f, &one, i);
+				fmt_free(&f);
+			}
+			/* a multi-line record: dmesg shows its first line here */
+			nl = memchr(one.p ? one.p : "", '\n', one.len);
+			sbuf_add(&text, one.p ? one.p : "", nl ? (size_t)(nl - one.p) : one.len);
+		}
+		sbuf_addc(&text, '\n');
+	}
+	off[nlines] = text.len;
+	printf("log: %zu lines, %.1f MB\n", nlines, text.len / 1e6);
+
+	/* the matcher */
+	t0 = now();
+	for (i = 0; i < nlines; i++) {
+		struct log_line ll;
+		struct match_result r;
+
+		log_parse(text.p + off[i], off[i + 1] - off[i] - 1, &ll, &scratch);
+		matcher_match(&m, ll.msg, ll.len, ll.level, &r);
+		sink += r.nmatch;
+		if (r.status == MATCH_SPECIFIC)
+			attributed++;
+		else if (r.status == MATCH_GENERIC)
+			generic++;
+		else
+			none++;
+		if (src[i] != SIZE_MAX) {
+			rendered++;
+			if (r.best && r.best->fmt_len == idx.v[src[i]].fmt_len &&
+			    !memcmp(r.best->fmt, idx.v[src[i]].fmt, r.best->fmt_len))
+				self++;
+		}
+	}
+	t_match = now() - t0;
+	rate = nlines / t_match;
+	printf("matcher: %.3f s, %.0f lines/s (%.2f exact tries/line); %zu attributed, %zu generic-only, %zu unattributed\n",
+	       t_match, rate, (double)m.tried / nlines, attributed, generic, none);
+	printf("quality: best entry has the rendering format for %.2f%% of %zu rendered lines\n",
+	       100.0 * self / (rendered ? rendered : 1), rendered);
+
+	/* naive baseline: regexec over every format */
+	re = calloc(idx.n, sizeof(*re));
+	for (i = 0; i < idx.n; i++) {
+		struct fmt f;
+
+		sbuf_reset(&one);
+		fmt_compile(&f, idx.v[i].fmt, idx.v[i].fmt_len);
+		fmt_to_posix_ere(&f, &one);
+		fmt_free(&f);
+		if (regcomp(&re[nre], one.p, REG_EXTENDED | REG_NOSUB))
+			bad_re++;
+		else
+			nre++;
+	}
+	if (nsample > nlines)
+		nsample = nlines;
+	t0 = now();
+	for (i = 0; i < nsample; i++) {
+		struct log_line ll;
+		size_t k, hits = 0;
+		char *msg;
+
+		log_parse(text.p + off[i], off[i + 1] - off[i] - 1, &ll, &scratch);
+		msg = strndup(ll.msg, ll.len);
+		for (k = 0; k < nre; k++)
+			hits += !regexec(&re[k], msg, 0, NULL, 0);
+		sink += hits;
+		free(msg);
+	}
+	t_naive = now() - t0;
+	nrate = nsample / t_naive;
+	printf("naive regexec loop: %zu regexes (%zu rejected by regcomp), %zu lines in %.3f s, %.0f lines/s\n",
+	       nre, bad_re, nsample, t_naive, nrate);
+	printf("speedup: %.0fx\n", rate / nrate);
+	printf("goal: >= 1000000 lines/s: %s; >= 100x: %s\n",
+	       rate >= 1e6 ? "met" : "NOT met", rate / nrate >= 100 ? "met" : "NOT met");
+
+	for (i = 0; i < nre; i++)
+		regfree(&re[i]);
+	free(re);
+	free(off);
+	free(src);
+	sbuf_free(&text);
+	sbuf_free(&one);
+	sbuf_free(&scratch);
+	matcher_free(&m);
+	pi_index_free(&idx);
+	return sink == 0xdeadbeef;	/* keep the work from being optimised out */
+}

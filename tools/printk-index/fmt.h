@@ -1,0 +1,127 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The model of one printk format: what lib/vsprintf.c can print for it.
+ *
+ * A format compiles into literal tokens and conversion tokens. Each
+ * conversion knows the shortest and longest text it can produce, the set
+ * of bytes that can appear in it (to bound a scan) and a validator that
+ * decides exactly whether a given span is something it can print:
+ *   %d %i %u %x %X %o  kernel number(): flags - + space # 0, width,
+ *                      precision, '*', hh h l ll L z t (digit count
+ *                      bounded by the type's size)
+ *   %s %c              width / precision / '*' padding
+ *   %p and extensions  a small regular expression per extension (ere.h)
+ *   %pV, %pd, %pD ...  anything
+ * Conversions the kernel rejects (%n, %j, %q, a lone '%') make vsprintf
+ * stop, so the model ends there too.
+ */
+#ifndef PI_FMT_H
+#define PI_FMT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ere.h"
+#include "util.h"
+
+enum tok_kind {
+	TK_LIT,		/* literal bytes */
+	TK_INT,		/* number() */
+	TK_STR,		/* %s */
+	TK_CHAR,	/* %c */
+	TK_ERE,		/* %p extension with a regex model */
+	TK_WILD,	/* anything: %pV, dentry names... */
+};
+
+/* printf_spec flags, as in lib/vsprintf.c */
+#define F_LEFT		0x01
+#define F_PLUS		0x02
+#define F_SPACE		0x04
+#define F_SPECIAL	0x08
+#define F_ZEROPAD	0x10
+
+#define W_NONE	(-1)	/* no width / precision */
+#define W_STAR	(-2)	/* taken from an argument: any value */
+
+#define FMT_INF UINT32_MAX
+
+/* A format is "generic" when its literal text has fewer non-space bytes
+ * than this: "%s\n", "%s: %d\n" say nothing about where a line came from. */
+#define FMT_GENERIC_LITERALS 4
+
+struct fmt_tok {
+	uint8_t kind;
+	uint8_t flags;
+	uint8_t base;		/* TK_INT: 8, 10, 16 */
+	uint8_t maxdigits;	/* TK_INT: digits the type can need */
+	bool upper;		/* TK_INT: %X */
+	bool is_signed;		/* TK_INT: %d %i */
+	bool cls_all;		/* every byte may appear: no scan needed */
+	int32_t width, prec;	/* value, W_NONE or W_STAR */
+	uint32_t min, max;	/* span length bounds */
+	uint32_t lit_off, lit_len;	/* TK_LIT: in fmt->lit */
+	const struct ere *ere;	/* TK_ERE */
+	const char *ext;	/* TK_ERE / TK_WILD: "pM", "pV"... */
+	uint64_t cls[4];	/* bytes that may appear in the span */
+};
+
+struct fmt {
+	struct fmt_tok *tok;
+	uint32_t ntok;
+	char *lit;		/* all literal bytes, back to back */
+	uint32_t lit_bytes;	/* specificity, trailing newline excluded */
+	uint32_t lit_nonspace;
+	uint32_t nconv;
+	uint32_t min_len, max_len;
+	bool open_end;		/* no newline: KERN_CONT text may follow */
+	bool stopped;		/* ended at a conversion vsprintf rejects */
+	bool generic;		/* lit_nonspace < FMT_GENERIC_LITERALS */
+	uint32_t *rest_min, *rest_max;	/* bounds of tokens i..ntok-1 */
+	uint64_t need[4];	/* bytes every rendering contains */
+	uint64_t first[4];	/* bytes a non-empty rendering can start with */
+	uint64_t last[4];	/* ... and end with (closed formats only) */
+	bool can_be_empty;
+	bool simple;		/* only literals and "anything" */
+};
+
+/* Never fails: whatever the bytes, they are something vsprintf accepts. */
+void fmt_compile(struct fmt *f, const char *s, size_t len);
+void fmt_free(struct fmt *f);
+
+enum fmt_result {
+	FMT_NOMATCH = 0,
+	FMT_FULL,	/* the whole message */
+	FMT_PREFIX,	/* a prefix; the rest would be KERN_CONT text */
+};
+
+/*
+ * Can the format print exactly msg[0..n)? Both are taken up to their first
+ * newline: a log line is one line of a record, and printk strips the
+ * record's trailing newline. msg must not contain '\n' (the matcher cuts).
+ */
+enum fmt_result fmt_match(const struct fmt *f, const char *msg, size_t n);
+
+/* Same, with the set of bytes present in msg already known (fmt_bytes()):
+ * lets the caller share that work between many formats. */
+enum fmt_result fmt_match_bytes(const struct fmt *f, const char *msg, size_t n,
+				const uint64_t have[4]);
+void fmt_bytes(const char *msg, size_t n, uint64_t have[4]);
+
+/* Validators, exported for the unit tests. */
+bool fmt_tok_accepts(const struct fmt_tok *t, const char *s, size_t n);
+
+/* A plausible rendering with sample arguments (tests, benchmark). */
+void fmt_render(const struct fmt *f, struct sbuf *out, uint64_t seed);
+
+/* POSIX ERE of the format, for the benchmark's regexec baseline. */
+void fmt_to_posix_ere(const struct fmt *f, struct sbuf *out);
+
+/* Model of a %p extension (chars after 'p'); NULL pattern = anything. */
+struct ptr_model {
+	const char *pattern;
+	const char *sample;
+};
+void fmt_ptr_model(const char *ext, size_t len, struct ptr_model *m);
+
+#endif

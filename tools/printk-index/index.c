@@ -1,0 +1,427 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <dirent.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "escape.h"
+#include "index.h"
+
+void pi_index_init(struct pi_index *idx)
+{
+	memset(idx, 0, sizeof(*idx));
+}
+
+void pi_index_free(struct pi_index *idx)
+{
+	free(idx->v);
+	arena_free(&idx->arena);
+	memset(idx, 0, sizeof(*idx));
+}
+
+static struct pi_entry *new_entry(struct pi_index *idx)
+{
+	if (idx->n == idx->cap) {
+		idx->cap = idx->cap ? idx->cap * 2 : 1024;
+		idx->v = xrealloc(idx->v, idx->cap * sizeof(*idx->v));
+	}
+	return &idx->v[idx->n];
+}
+
+/*
+ * "<c>", "<N,c>" (N 0..7), "<N>" (N -1..7). pi_show() prints "<c>" for a
+ * continuation without level, so "<-1,c>" can not occur and would not
+ * round-trip: reject it like any other spelling the kernel never writes.
+ */
+static int parse_level(const char *p, const char *end, const char **next,
+		       int *level, bool *cont, struct pi_err *err)
+{
+	const char *q = p;
+	int lvl;
+
+	if (q >= end || *q != '<') {
+		pi_seterr(err, "column 1: expected '<' starting the level/flags field");
+		return -1;
+	}
+	q++;
+	if (q < end && *q == 'c') {
+		lvl = PI_LEVEL_DEFAULT;
+		*cont = true;
+		q++;
+	} else if (q + 1 < end && q[0] == '-' && q[1] == '1') {
+		lvl = PI_LEVEL_DEFAULT;
+		*cont = false;
+		q += 2;
+	} else if (q < end && *q >= '0' && *q <= '7') {
+		lvl = *q - '0';
+		q++;
+		*cont = false;
+		if (q + 1 < end && q[0] == ',' && q[1] == 'c') {
+			*cont = true;
+			q += 2;
+		}
+	} else {
+		goto bad;
+	}
+	if (q >= end || *q != '>')
+		goto bad;
+	*level = lvl;
+	*next = q + 1;
+	return 0;
+bad:
+	{
+		const char *gt = memchr(p, '>', end - p);
+		int n = gt ? (int)(gt - p + 1) : (int)(end - p);
+
+		if (n > 16)
+			n = 16;
+		pi_seterr(err, "column 1: bad level/flags '%.*s' (expected <0>..<7>, <-1>, <c> or <N,c>)",
+			  n, p);
+	}
+	return -1;
+}
+
+static int is_print(unsigned char c)
+{
+	return c > 0x20 && c < 0x7f;
+}
+
+/* A space-free, printable token ending at the next space. */
+static const char *token(const char *p, const char *end)
+{
+	while (p < end && is_print(*p))
+		p++;
+	return p;
+}
+
+/*
+ * The format runs from p (after the opening quote) to the end of the line
+ * and must end in an unescaped '"': an odd number of backslashes in front
+ * of the last quote means it is an escaped one, and the line was cut.
+ */
+static bool closing_quote(const char *p, const char *end)
+{
+	const char *b;
+
+	if (p >= end || end[-1] != '"')
+		return false;
+	for (b = end - 2; b >= p && *b == '\\'; b--)
+		;
+	return ((end - 2 - b) & 1) == 0;
+}
+
+int pi_parse_entry(struct pi_index *idx, const char *module,
+		   const char *line, size_t len, struct pi_err *err)
+{
+	const char *end = line + len, *p, *tok_end, *colon, *q;
+	struct pi_entry e = { 0 };
+	size_t err_off;
+	unsigned long ln = 0;
+	char *fmt;
+	long n;
+
+	if (parse_level(line, end, &p, &e.level, &e.cont, err))
+		return -1;
+	if (p >= end || *p != ' ') {
+		pi_seterr(err, "column %zu: expected ' ' after level/flags", p - line + 1);
+		return -1;
+	}
+	p++;
+
+	/* filename:line - the file name may itself contain ':', the line
+	 * number is after the last one */
+	tok_end = token(p, end);
+	if (tok_end == p || tok_end >= end || *tok_end != ' ') {
+		pi_seterr(err, "column %zu: expected 'filename:line' followed by ' '",
+			  p - line + 1);
+		return -1;
+	}
+	colon = NULL;
+	for (q = p; q < tok_end; q++)
+		if (*q == ':')
+			colon = q;
+	if (!colon || colon == p || colon + 1 == tok_end) {
+		pi_seterr(err, "column %zu: expected 'filename:line', got '%.*s'",
+			  p - line + 1, (int)(tok_end - p), p);
+		return -1;
+	}
+	for (q = colon + 1; q < tok_end; q++) {
+		if (*q < '0' || *q > '9' || ln > 214748364) {
+			pi_seterr(err, "column %zu: bad line number '%.*s'",
+				  colon - line + 2, (int)(tok_end - colon - 1), colon + 1);
+			return -1;
+		}
+		ln = ln * 10 + (*q - '0');
+	}
+	/* "%d" never writes leading zeros: "007" would not round-trip */
+	if (ln > 2147483647UL || (colon[1] == '0' && tok_end - colon > 2)) {
+		pi_seterr(err, "column %zu: bad line number '%.*s'",
+			  colon - line + 2, (int)(tok_end - colon - 1), colon + 1);
+		return -1;
+	}
+	e.line = ln;
+	e.file = arena_strndup(&idx->arena, p, colon - p);
+	p = tok_end + 1;
+
+	tok_end = token(p, end);
+	if (tok_end == p || tok_end >= end || *tok_end != ' ') {
+		pi_seterr(err, "column %zu: expected a function name followed by ' '",
+			  p - line + 1);
+		return -1;
+	}
+	e.func = arena_strndup(&idx->arena, p, tok_end - p);
+	p = tok_end + 1;
+
+	if (p >= end || *p != '"') {
+		pi_seterr(err, "column %zu: expected '\"' starting the format", p - line + 1);
+		return -1;
+	}
+	p++;
+	if (!closing_quote(p, end)) {
+		pi_seterr(err, "column %zu: format is not terminated by '\"' (truncated line?)",
+			  len + 1);
+		return -1;
+	}
+	fmt = arena_alloc(&idx->arena, end - 1 - p + 1);
+	n = pi_unescape(p, end - 1 - p, fmt, &err_off, err);
+	if (n < 0) {
+		char msg[sizeof(err->msg)];
+
+		memcpy(msg, err->msg, sizeof(msg));
+		pi_seterr(err, "column %zu: %s", p + err_off - line + 1, msg);
+		return -1;
+	}
+	fmt[n] = '\0';
+	e.fmt = fmt;
+	e.fmt_len = n;
+	e.module = module;
+	*new_entry(idx) = e;
+	idx->n++;
+	return 0;
+}
+
+int pi_parse_combined_entry(struct pi_index *idx, const char *line,
+			    size_t len, struct pi_err *err)
+{
+	const char *end = line + len, *sp = token(line, end);
+	const char *module;
+	size_t mlen = sp - line;
+
+	if (sp == line || sp >= end || *sp != ' ') {
+		pi_seterr(err, "column 1: expected a module name followed by ' '");
+		return -1;
+	}
+	/* consecutive entries share the module string */
+	if (idx->n && strlen(idx->v[idx->n - 1].module) == mlen &&
+	    !memcmp(idx->v[idx->n - 1].module, line, mlen))
+		module = idx->v[idx->n - 1].module;
+	else
+		module = arena_strndup(&idx->arena, line, mlen);
+	if (pi_parse_entry(idx, module, sp + 1, end - sp - 1, err)) {
+		/* columns in the message are relative to the entry part;
+		 * shift them so they point into the real line */
+		unsigned long col;
+		char rest[sizeof(err->msg)];
+
+		if (sscanf(err->msg, "column %lu: %[^\n]", &col, rest) == 2)
+			pi_seterr(err, "column %lu: %s", col + mlen + 1, rest);
+		return -1;
+	}
+	return 0;
+}
+
+static const char *base_name(const char *path)
+{
+	const char *s = strrchr(path, '/');
+
+	return s ? s + 1 : path;
+}
+
+int pi_load_stream(struct pi_index *idx, FILE *f, const char *name,
+		   struct pi_err *err)
+{
+	char *line = NULL;
+	size_t cap = 0, lineno = 0;
+	ssize_t len;
+	enum pi_layout layout = PI_LAYOUT_KERNEL;
+	const char *module = NULL;
+	int ret = -1;
+
+	while ((len = getline(&line, &cap, f)) >= 0) {
+		lineno++;
+		if (len > PI_MAX_LINE) {
+			pi_seterr(err, "%s:%zu: line too long (%zd bytes, limit %d)",
+				  name, lineno, len, PI_MAX_LINE);
+			goto out;
+		}
+		if (len == 0 || line[len - 1] != '\n') {
+			pi_seterr(err, "%s:%zu: truncated line (no newline at end of file)",
+				  name, lineno);
+			goto out;
+		}
+		len--;
+		if (lineno == 1) {
+			if ((size_t)len == strlen(PI_HEADER) &&
+			    !memcmp(line, PI_HEADER, len)) {
+				layout = PI_LAYOUT_KERNEL;
+				module = arena_strndup(&idx->arena, base_name(name),
+						       strlen(base_name(name)));
+			} else if ((size_t)len == strlen(PI_HEADER_COMBINED) &&
+				   !memcmp(line, PI_HEADER_COMBINED, len)) {
+				layout = PI_LAYOUT_COMBINED;
+			} else {
+				pi_seterr(err, "%s:1: missing header (expected '%s')",
+					  name, PI_HEADER);
+				goto out;
+			}
+			continue;
+		}
+		if (layout == PI_LAYOUT_KERNEL ?
+		    pi_parse_entry(idx, module, line, len, err) :
+		    pi_parse_combined_entry(idx, line, len, err)) {
+			char msg[sizeof(err->msg)];
+
+			memcpy(msg, err->msg, sizeof(msg));
+			pi_seterr(err, "%s:%zu: %s", name, lineno, msg);
+			goto out;
+		}
+	}
+	if (ferror(f)) {
+		pi_seterr(err, "%s: read error: %s", name, strerror(errno));
+		goto out;
+	}
+	if (lineno == 0) {
+		pi_seterr(err, "%s:1: missing header (empty file)", name);
+		goto out;
+	}
+	idx->layout = layout;
+	ret = 0;
+out:
+	free(line);
+	return ret;
+}
+
+static int load_file(struct pi_index *idx, const char *path, struct pi_err *err)
+{
+	FILE *f = fopen(path, "r");
+	int ret;
+
+	if (!f) {
+		pi_seterr(err, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	ret = pi_load_stream(idx, f, path, err);
+	fclose(f);
+	return ret;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+int pi_load_source(struct pi_index *idx, const char *path, struct pi_err *err)
+{
+	struct stat st;
+	struct dirent *de;
+	char **names = NULL;
+	size_t n = 0, cap = 0, i, loaded = 0;
+	int ret = -1;
+	DIR *d;
+
+	if (stat(path, &st)) {
+		pi_seterr(err, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	if (!S_ISDIR(st.st_mode))
+		return load_file(idx, path, err);
+
+	d = opendir(path);
+	if (!d) {
+		pi_seterr(err, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	while ((de = readdir(d))) {
+		if (de->d_name[0] == '.')
+			continue;
+		if (n == cap) {
+			cap = cap ? cap * 2 : 64;
+			names = xrealloc(names, cap * sizeof(*names));
+		}
+		names[n++] = xstrdup(de->d_name);
+	}
+	closedir(d);
+	/* readdir order is arbitrary; sort for stable output */
+	if (n)
+		qsort(names, n, sizeof(*names), cmp_str);
+	for (i = 0; i < n; i++) {
+		size_t plen = strlen(path);
+		char *full = xmalloc(plen + strlen(names[i]) + 2);
+
+		sprintf(full, "%s%s%s", path,
+			plen && path[plen - 1] == '/' ? "" : "/", names[i]);
+		if (stat(full, &st) || !S_ISREG(st.st_mode)) {
+			free(full);
+			continue;
+		}
+		if (load_file(idx, full, err)) {
+			free(full);
+			goto out;
+		}
+		loaded++;
+		free(full);
+	}
+	if (!loaded) {
+		pi_seterr(err, "%s: no index files in folder", path);
+		goto out;
+	}
+	/* several modules: only the combined layout can hold them */
+	idx->layout = PI_LAYOUT_COMBINED;
+	ret = 0;
+out:
+	for (i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+	return ret;
+}
+
+int pi_load_default(struct pi_index *idx, const char **used, struct pi_err *err)
+{
+	static const char *const dirs[] = {
+		"/sys/kernel/printk_index",
+		"/sys/kernel/debug/printk/index",
+	};
+	struct stat st;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(dirs); i++) {
+		if (stat(dirs[i], &st) || !S_ISDIR(st.st_mode))
+			continue;
+		*used = dirs[i];
+		return pi_load_source(idx, dirs[i], err);
+	}
+	pi_seterr(err, "no printk index found in %s or %s (CONFIG_PRINTK_INDEX=y, debugfs mounted, root?); give a SOURCE",
+		  dirs[0], dirs[1]);
+	return -1;
+}
+
+void pi_level_str(const struct pi_entry *e, char buf[16])
+{
+	if (e->cont && e->level == PI_LEVEL_DEFAULT)
+		strcpy(buf, "<c>");
+	else if (e->cont)
+		snprintf(buf, 16, "<%d,c>", e->level);
+	else
+		snprintf(buf, 16, "<%d>", e->level);
+}
+
+void pi_print_entry(FILE *f, const struct pi_entry *e)
+{
+	char lvl[16];
+
+	pi_level_str(e, lvl);
+	fprintf(f, "%s %s:%u %s \"", lvl, e->file, e->line, e->func);
+	pi_escape_file(f, e->fmt, e->fmt_len);
+	fputs("\"\n", f);
+}

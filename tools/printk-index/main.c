@@ -1,0 +1,105 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * printk-index - read, match and compare the kernel's printk format index
+ * (CONFIG_PRINTK_INDEX). Layout follows bpftool: one file per subcommand,
+ * a dispatch table here, shared JSON writer.
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "main.h"
+
+static int do_help(int argc, char **argv)
+{
+	(void)argc;
+	(void)argv;
+	fprintf(stderr,
+		"Usage: printk-index [OPTIONS] COMMAND [ARGS]\n"
+		"\n"
+		"  printk-index list  [-j] [SOURCE...]\n"
+		"  printk-index match [-j] [-v] [--index SOURCE] [FILE|-]\n"
+		"  printk-index diff  [-j] [-v] OLD NEW\n"
+		"  printk-index help\n"
+		"\n"
+		"SOURCE is a printk index file or a folder of them; the default is\n"
+		"/sys/kernel/printk_index, then /sys/kernel/debug/printk/index.\n"
+		"\n"
+		"OPTIONS: -j|--json  -p|--pretty  -v|--verbose  -h|--help  -V|--version\n"
+		"Exit status: 0 ok, 1 diff found removed/changed formats, 2 error.\n"
+		"See printk-index(8).\n");
+	return EXIT_ERR;
+}
+
+static const struct cmd {
+	const char *name;
+	int (*func)(int argc, char **argv);
+} cmds[] = {
+	{ "list", do_list },
+	{ "match", do_match },
+	{ "diff", do_diff },
+	{ "help", do_help },
+};
+
+/* bpftool accepts unambiguous prefixes ("li" for "list"); so do we. */
+static const struct cmd *find_cmd(const char *name)
+{
+	const struct cmd *found = NULL;
+	size_t i, len = strlen(name);
+
+	for (i = 0; i < ARRAY_SIZE(cmds); i++) {
+		if (!strcmp(cmds[i].name, name))
+			return &cmds[i];
+		if (len && !strncmp(cmds[i].name, name, len)) {
+			if (found)
+				return NULL;
+			found = &cmds[i];
+		}
+	}
+	return found;
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "json", no_argument, NULL, 'j' },
+		{ "pretty", no_argument, NULL, 'p' },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ 0 }
+	};
+	const struct cmd *cmd;
+	int opt, ret;
+
+	/* '+': stop at the subcommand, its options are its own */
+	while ((opt = getopt_long(argc, argv, "+jpvhV", opts, NULL)) >= 0) {
+		switch (opt) {
+		case 'j': json_output = true; break;
+		case 'p': json_output = pretty_output = true; break;
+		case 'v': verbose++; break;
+		case 'V': printf("printk-index v%s\n", PI_VERSION); return EXIT_OK;
+		case 'h': return do_help(0, NULL), EXIT_OK;
+		default: return do_help(0, NULL);
+		}
+	}
+	argc -= optind;
+	argv += optind;
+	if (argc < 1) {
+		p_err("no command given");
+		return do_help(0, NULL);
+	}
+	cmd = find_cmd(argv[0]);
+	if (!cmd) {
+		p_err("unknown or ambiguous command '%s'", argv[0]);
+		return do_help(0, NULL);
+	}
+	optind = 0;	/* full getopt reset for the subcommand */
+	ret = cmd->func(argc, argv);
+	if (fflush(stdout) || ferror(stdout)) {
+		p_err("error writing output");
+		return EXIT_ERR;
+	}
+	return ret;
+}

@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef PI_MAIN_H
+#define PI_MAIN_H
+
+#include <stdbool.h>
+
+#include "json_writer.h"
+#include "util.h"
+
+#define PI_VERSION "1.0"
+
+/* Global options, set by main() and by each subcommand's own parser. */
+extern bool json_output;
+extern bool pretty_output;
+extern int verbose;
+extern json_writer_t *json_wtr;
+
+/* Subcommands: argv[0] is the subcommand name; return an exit code. */
+int do_list(int argc, char **argv);
+int do_match(int argc, char **argv);
+int do_diff(int argc, char **argv);
+
+/* Open/close the JSON writer on stdout when -j/-p is in effect. */
+void json_begin(void);
+void json_end(void);
+
+/* Shared by list, diff and match: one entry as a JSON object. */
+struct pi_entry;
+void pi_json_entry(json_writer_t *w, const struct pi_entry *e);
+
+/* -j, -p, -v after the subcommand name; -1 on a usage error. */
+int parse_common_opts(int argc, char **argv, const char *usage);
+
+#endif

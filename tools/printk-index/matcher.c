@@ -1,0 +1,460 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <stdlib.h>
+#include <string.h>
+
+#include "matcher.h"
+
+static inline uint32_t load_gram(const unsigned char *p)
+{
+	uint32_t g;
+
+	memcpy(&g, p, sizeof(g));
+	return g;
+}
+
+/* 32-bit mix for table slots; its top 16 bits index the filter */
+static inline uint32_t gram_mix(uint32_t g)
+{
+	g *= 0x9e3779b1u;
+	return g ^ (g >> 15);
+}
+
+static inline uint32_t gram_hash(uint32_t g)
+{
+	return (g * 0x9e3779b1u) >> 16;
+}
+
+/* --- a throwaway open-addressing map, used while building --------- */
+
+struct umap {
+	uint64_t *keys;		/* hash of the key, for quick compare */
+	uint32_t *vals;
+	uint8_t *used;
+	uint32_t mask;
+};
+
+static void umap_init(struct umap *u, size_t n)
+{
+	size_t cap = 16;
+
+	while (cap < n * 2)
+		cap *= 2;
+	u->keys = xcalloc(cap, sizeof(*u->keys));
+	u->vals = xcalloc(cap, sizeof(*u->vals));
+	u->used = xcalloc(cap, 1);
+	u->mask = cap - 1;
+}
+
+static void umap_free(struct umap *u)
+{
+	free(u->keys);
+	free(u->vals);
+	free(u->used);
+}
+
+static uint64_t hash_bytes(const char *s, size_t n)
+{
+	uint64_t h = 1469598103934665603ULL;	/* FNV-1a */
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		h ^= (unsigned char)s[i];
+		h *= 1099511628211ULL;
+	}
+	return h;
+}
+
+/* --- building ------------------------------------------------------ */
+
+/* Distinct formats: entries sharing a format string share its model. */
+static void dedupe(struct matcher *m)
+{
+	const struct pi_index *idx = m->idx;
+	uint32_t *of = xcalloc(idx->n, sizeof(*of));
+	uint32_t *firsts = xcalloc(idx->n, sizeof(*firsts));
+	struct umap u;
+	size_t i;
+	uint32_t k;
+
+	umap_init(&u, idx->n);
+	m->nfmt = 0;
+	for (i = 0; i < idx->n; i++) {
+		const struct pi_entry *e = &idx->v[i];
+		uint64_t h = hash_bytes(e->fmt, e->fmt_len);
+		uint32_t slot = h & u.mask;
+
+		for (;; slot = (slot + 1) & u.mask) {
+			const struct pi_entry *o;
+
+			if (!u.used[slot]) {
+				u.used[slot] = 1;
+				u.keys[slot] = h;
+				u.vals[slot] = m->nfmt;
+				firsts[m->nfmt] = i;
+				of[i] = m->nfmt++;
+				break;
+			}
+			o = &idx->v[firsts[u.vals[slot]]];
+			if (u.keys[slot] == h && o->fmt_len == e->fmt_len &&
+			    !memcmp(o->fmt, e->fmt, e->fmt_len)) {
+				of[i] = u.vals[slot];
+				break;
+			}
+		}
+	}
+	umap_free(&u);
+
+	m->fmts = xcalloc(m->nfmt, sizeof(*m->fmts));
+	m->ent_start = xcalloc(m->nfmt + 1, sizeof(uint32_t));
+	m->ent_count = xcalloc(m->nfmt, sizeof(uint32_t));
+	m->ents = xcalloc(idx->n, sizeof(uint32_t));
+	for (i = 0; i < idx->n; i++)
+		m->ent_count[of[i]]++;
+	for (k = 0; k < m->nfmt; k++)
+		m->ent_start[k + 1] = m->ent_start[k] + m->ent_count[k];
+	memset(m->ent_count, 0, m->nfmt * sizeof(uint32_t));
+	for (i = 0; i < idx->n; i++)
+		m->ents[m->ent_start[of[i]] + m->ent_count[of[i]]++] = i;
+	for (k = 0; k < m->nfmt; k++) {
+		const struct pi_entry *e = &idx->v[firsts[k]];
+
+		fmt_compile(&m->fmts[k], e->fmt, e->fmt_len);
+	}
+	free(of);
+	free(firsts);
+}
+
+struct cand {
+	uint32_t fmt, gram, min_off, max_off;
+};
+
+/*
+ * Call fn for every gram in the literal text a message can contain: up to
+ * the first embedded newline, since a multi-line record may be seen one
+ * line at a time.
+ */
+static void for_each_gram(const struct fmt *f,
+			  void (*fn)(void *ctx, uint32_t gram, uint32_t lo, uint32_t hi),
+			  void *ctx)
+{
+	uint32_t k, lo = 0, hi = 0, j;
+
+	for (k = 0; k < f->ntok; k++) {
+		const struct fmt_tok *t = &f->tok[k];
+
+		if (t->kind == TK_LIT) {
+			const char *lit = f->lit + t->lit_off;
+			const char *nl = memchr(lit, '\n', t->lit_len);
+			uint32_t usable = nl ? (uint32_t)(nl - lit) : t->lit_len;
+
+			for (j = 0; j + GRAM <= usable; j++)
+				fn(ctx, load_gram((const unsigned char *)lit + j),
+				   lo == FMT_INF ? FMT_INF : lo + j,
+				   hi == FMT_INF ? FMT_INF : hi + j);
+			if (nl)
+				return;
+		}
+		lo = lo > FMT_INF - t->min ? FMT_INF : lo + t->min;
+		hi = (hi == FMT_INF || t->max == FMT_INF || hi > FMT_INF - t->max) ?
+		     FMT_INF : hi + t->max;
+	}
+}
+
+struct count_ctx {
+	struct umap *u;
+	uint32_t *counts;
+	uint32_t n;
+};
+
+static uint32_t *gram_count_slot(struct umap *u, uint32_t g, uint32_t *counts,
+				 uint32_t *n, bool add)
+{
+	uint32_t slot = gram_mix(g) & u->mask;
+
+	for (;; slot = (slot + 1) & u->mask) {
+		if (!u->used[slot]) {
+			if (!add)
+				return NULL;
+			u->used[slot] = 1;
+			u->keys[slot] = g;
+			u->vals[slot] = (*n)++;
+			return &counts[u->vals[slot]];
+		}
+		if (u->keys[slot] == g)
+			return &counts[u->vals[slot]];
+	}
+}
+
+static void count_gram(void *ctx, uint32_t g, uint32_t lo, uint32_t hi)
+{
+	struct count_ctx *c = ctx;
+
+	(void)lo;
+	(void)hi;
+	(*gram_count_slot(c->u, g, c->counts, &c->n, true))++;
+}
+
+struct pick_ctx {
+	struct count_ctx *cc;
+	struct cand best;
+	uint32_t best_count;
+	bool found;
+};
+
+static void pick_gram(void *ctx, uint32_t g, uint32_t lo, uint32_t hi)
+{
+	struct pick_ctx *p = ctx;
+	uint32_t cnt = *gram_count_slot(p->cc->u, g, p->cc->counts, &p->cc->n, false);
+
+	/* rarest first; on a tie prefer a gram at a fixed offset, which
+	 * is checked at one position only */
+	if (!p->found || cnt < p->best_count ||
+	    (cnt == p->best_count && hi - lo < p->best.max_off - p->best.min_off)) {
+		p->found = true;
+		p->best_count = cnt;
+		p->best.gram = g;
+		p->best.min_off = lo;
+		p->best.max_off = hi;
+	}
+}
+
+static int cmp_cand(const void *a, const void *b)
+{
+	const struct cand *x = a, *y = b;
+
+	if (x->gram != y->gram)
+		return x->gram < y->gram ? -1 : 1;
+	return x->fmt < y->fmt ? -1 : x->fmt > y->fmt;
+}
+
+void matcher_build(struct matcher *m, const struct pi_index *idx)
+{
+	struct count_ctx cc = { 0 };
+	struct cand *cands;
+	struct umap u;
+	uint32_t k, ncand = 0, i, nslots, total_grams = 0;
+
+	memset(m, 0, sizeof(*m));
+	m->idx = idx;
+	dedupe(m);
+
+	for (k = 0; k < m->nfmt; k++)
+		total_grams += m->fmts[k].lit_bytes;
+	umap_init(&u, total_grams + 16);
+	cc.u = &u;
+	cc.counts = xcalloc(total_grams + 16, sizeof(uint32_t));
+	for (k = 0; k < m->nfmt; k++)
+		for_each_gram(&m->fmts[k], count_gram, &cc);
+
+	cands = xcalloc(m->nfmt, sizeof(*cands));
+	m->anchorless = xcalloc(m->nfmt, sizeof(uint32_t));
+	for (k = 0; k < m->nfmt; k++) {
+		struct pick_ctx p = { .cc = &cc };
+
+		for_each_gram(&m->fmts[k], pick_gram, &p);
+		if (!p.found) {
+			m->anchorless[m->nanchorless++] = k;
+			continue;
+		}
+		p.best.fmt = k;
+		cands[ncand++] = p.best;
+	}
+	umap_free(&u);
+	free(cc.counts);
+
+	/* postings grouped by gram, one hash slot per distinct gram */
+	if (ncand)
+		qsort(cands, ncand, sizeof(*cands), cmp_cand);
+	m->post = xcalloc(ncand + 1, sizeof(*m->post));
+	for (nslots = 16; nslots < ncand * 2; nslots *= 2)
+		;
+	m->slots = xcalloc(nslots, sizeof(*m->slots));
+	m->slot_mask = nslots - 1;
+	for (i = 0; i < ncand; i++) {
+		uint32_t slot = gram_mix(cands[i].gram) & m->slot_mask;
+
+		m->post[i].fmt = cands[i].fmt;
+		m->post[i].min_off = cands[i].min_off;
+		m->post[i].max_off = cands[i].max_off;
+		if (i && cands[i].gram == cands[i - 1].gram)
+			continue;
+		while (m->slots[slot].count)
+			slot = (slot + 1) & m->slot_mask;
+		m->slots[slot].gram = cands[i].gram;
+		m->slots[slot].start = i;
+		for (k = i; k < ncand && cands[k].gram == cands[i].gram; k++)
+			m->slots[slot].count++;
+		m->filter[gram_hash(cands[i].gram) / 64 % ARRAY_SIZE(m->filter)] |=
+			1ULL << (gram_hash(cands[i].gram) % 64);
+	}
+	free(cands);
+
+	for (i = 0; i < 257; i++) {
+		m->al_spec[i] = xcalloc(m->nanchorless, sizeof(uint32_t));
+		m->al_gen[i] = xcalloc(m->nanchorless, sizeof(uint32_t));
+		for (k = 0; k < m->nanchorless; k++) {
+			const struct fmt *f = &m->fmts[m->anchorless[k]];
+
+			if (i < 256 && !cls_has(f->first, i))
+				continue;
+			if (f->generic)
+				m->al_gen[i][m->nal_gen[i]++] = m->anchorless[k];
+			else
+				m->al_spec[i][m->nal_spec[i]++] = m->anchorless[k];
+		}
+	}
+	m->deferred = xcalloc(m->nfmt, sizeof(uint32_t));
+	m->stamp = xcalloc(m->nfmt, sizeof(uint32_t));
+	m->hits = xcalloc(m->nfmt, sizeof(uint32_t));
+	m->hit_kind = xcalloc(m->nfmt, 1);
+}
+
+void matcher_free(struct matcher *m)
+{
+	uint32_t k;
+
+	for (k = 0; k < m->nfmt; k++)
+		fmt_free(&m->fmts[k]);
+	free(m->fmts);
+	free(m->ent_start);
+	free(m->ent_count);
+	free(m->ents);
+	free(m->slots);
+	free(m->post);
+	free(m->anchorless);
+	for (k = 0; k < 257; k++) {
+		free(m->al_spec[k]);
+		free(m->al_gen[k]);
+	}
+	free(m->deferred);
+	free(m->stamp);
+	free(m->hits);
+	free(m->hit_kind);
+	memset(m, 0, sizeof(*m));
+}
+
+/* --- matching ------------------------------------------------------ */
+
+static bool level_ok(const struct pi_entry *e, int level)
+{
+	return level < 0 || e->level == PI_LEVEL_DEFAULT || e->level == level;
+}
+
+/* A hit counts only if one of the format's entries has a fitting level. */
+static void try_fmt(struct matcher *m, uint32_t k, const char *msg, size_t n,
+		    const uint64_t have[4], int level)
+{
+	enum fmt_result r;
+	uint32_t e;
+
+	m->stamp[k] = m->cur;
+	m->tried++;
+	r = fmt_match_bytes(&m->fmts[k], msg, n, have);
+	if (r == FMT_NOMATCH)
+		return;
+	for (e = m->ent_start[k]; e < m->ent_start[k + 1]; e++) {
+		if (level_ok(&m->idx->v[m->ents[e]], level)) {
+			m->hit_kind[m->nhits] = r;
+			m->hits[m->nhits++] = k;
+			return;
+		}
+	}
+}
+
+void matcher_match(struct matcher *m, const char *msg, size_t n, int level,
+		   struct match_result *r)
+{
+	const unsigned char *s = (const unsigned char *)msg;
+	uint32_t best_k = UINT32_MAX, k, h, b0;
+	int best_kind = 0;
+	size_t i;
+
+	const char *nl = memchr(msg, '\n', n);
+	uint64_t have[4];
+
+	/* a kmsg record can hold several lines: like a dmesg line, it is
+	 * attributed by its first one */
+	if (nl)
+		n = nl - msg;
+	memset(r, 0, sizeof(*r));
+	m->nhits = 0;
+	m->ndeferred = 0;
+	fmt_bytes(msg, n, have);
+	if (++m->cur == 0) {	/* generation wrapped: forget old stamps */
+		memset(m->stamp, 0, m->nfmt * sizeof(uint32_t));
+		m->cur = 1;
+	}
+
+	for (i = 0; i + GRAM <= n; i++) {
+		uint32_t g = load_gram(s + i), hh = gram_hash(g), slot;
+		const struct gram_slot *sl;
+
+		if (!(m->filter[hh / 64 % ARRAY_SIZE(m->filter)] >> (hh % 64) & 1))
+			continue;
+		for (slot = gram_mix(g) & m->slot_mask;; slot = (slot + 1) & m->slot_mask) {
+			sl = &m->slots[slot];
+			if (!sl->count || sl->gram == g)
+				break;
+		}
+		for (k = 0; k < sl->count; k++) {
+			const struct posting *p = &m->post[sl->start + k];
+
+			if (i < p->min_off || i > p->max_off || m->stamp[p->fmt] == m->cur)
+				continue;
+			if (m->fmts[p->fmt].generic) {
+				m->stamp[p->fmt] = m->cur;
+				m->deferred[m->ndeferred++] = p->fmt;
+				continue;
+			}
+			try_fmt(m, p->fmt, msg, n, have, level);
+		}
+	}
+	b0 = n ? s[0] : 256;
+	for (k = 0; k < m->nal_spec[b0]; k++)
+		try_fmt(m, m->al_spec[b0][k], msg, n, have, level);
+	if (!m->nhits) {
+		/* nothing specific: what generic formats can print it? */
+		for (k = 0; k < m->ndeferred; k++)
+			try_fmt(m, m->deferred[k], msg, n, have, level);
+		for (k = 0; k < m->nal_gen[b0]; k++)
+			try_fmt(m, m->al_gen[b0][k], msg, n, have, level);
+	}
+
+	/* rank: literal bytes, then full over prefix match, then fewer
+	 * conversions, then index order */
+	for (h = 0; h < m->nhits; h++) {
+		uint32_t fk = m->hits[h], cnt = 0, e;
+		const struct fmt *f = &m->fmts[fk], *b;
+		const struct pi_entry *pick = NULL;
+
+		for (e = m->ent_start[fk]; e < m->ent_start[fk + 1]; e++) {
+			const struct pi_entry *ent = &m->idx->v[m->ents[e]];
+
+			if (!level_ok(ent, level))
+				continue;
+			cnt++;
+			/* an entry with the exact level beats a default one */
+			if (!pick || (pick->level != level && ent->level == level))
+				pick = ent;
+		}
+		if (!cnt)
+			continue;
+		r->nmatch += cnt;
+		b = best_k == UINT32_MAX ? NULL : &m->fmts[best_k];
+		if (!b || f->lit_bytes > b->lit_bytes ||
+		    (f->lit_bytes == b->lit_bytes &&
+		     (m->hit_kind[h] < best_kind ||
+		      (m->hit_kind[h] == best_kind &&
+		       (f->nconv < b->nconv ||
+			(f->nconv == b->nconv && pick < r->best)))))) {
+			best_k = fk;
+			best_kind = m->hit_kind[h];
+			r->best = pick;
+		}
+	}
+	if (best_k == UINT32_MAX)
+		return;
+	r->best_fmt = &m->fmts[best_k];
+	r->prefix = best_kind == FMT_PREFIX;
+	r->status = r->best_fmt->generic ? MATCH_GENERIC : MATCH_SPECIFIC;
+}

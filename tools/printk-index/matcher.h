@@ -1,0 +1,92 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * All formats of an index compiled into one matcher.
+ *
+ * Identical formats are compiled once. Each distinct format is anchored by
+ * one 4-byte piece ("gram") of its literal text, the piece that is rarest
+ * across all formats, together with the range of offsets at which it can
+ * appear in a message. For a log line the matcher slides over its 4-byte
+ * windows, looks each up (a 64 Kbit filter in front of a hash table) and
+ * runs the exact backtracking match (fmt.h) only on formats whose anchor
+ * is present at a possible offset. Formats with no 4-byte literal run
+ * ("%s\n", "%s: %d\n") are tried on every line that starts with a byte
+ * they can print; there are few of them.
+ *
+ * Generic formats (FMT_GENERIC_LITERALS) are tried only when no specific
+ * format matches: "%s" matches every line, so counting it in "others"
+ * would say nothing, and skipping them keeps the common case fast.
+ */
+#ifndef PI_MATCHER_H
+#define PI_MATCHER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "fmt.h"
+#include "index.h"
+
+#define GRAM 4
+
+struct posting {
+	uint32_t fmt;
+	uint32_t min_off, max_off;	/* where the gram can start */
+};
+
+struct gram_slot {
+	uint32_t gram;
+	uint32_t start, count;	/* into postings; count 0 = empty slot */
+};
+
+struct matcher {
+	const struct pi_index *idx;
+	struct fmt *fmts;
+	uint32_t nfmt;
+	uint32_t *ent_start, *ent_count;	/* entries of each format... */
+	uint32_t *ents;				/* ...listed here */
+	uint64_t filter[(1 << 16) / 64];
+	struct gram_slot *slots;
+	uint32_t slot_mask;
+	struct posting *post;
+	uint32_t *anchorless;
+	uint32_t nanchorless;
+	/* anchorless formats by the first byte they can print, specific
+	 * ones and generic ones apart; [256] = all (for empty lines) */
+	uint32_t *al_spec[257], *al_gen[257];
+	uint32_t nal_spec[257], nal_gen[257];
+	uint32_t *deferred;	/* generic anchored candidates of this line */
+	uint32_t ndeferred;
+	uint32_t *stamp;	/* per format: last line it was tried on */
+	uint32_t cur;
+	uint32_t *hits;		/* formats matched on the current line */
+	uint8_t *hit_kind;	/* their enum fmt_result */
+	uint32_t nhits;
+	uint64_t tried;		/* statistics: exact matches attempted */
+};
+
+enum match_status {
+	MATCH_NONE,		/* unattributed */
+	MATCH_GENERIC,		/* only generic formats match */
+	MATCH_SPECIFIC,		/* attributed */
+};
+
+struct match_result {
+	enum match_status status;
+	const struct pi_entry *best;
+	const struct fmt *best_fmt;
+	bool prefix;		/* best matched a prefix only (KERN_CONT...) */
+	size_t nmatch;		/* entries that match, best included */
+};
+
+void matcher_build(struct matcher *m, const struct pi_index *idx);
+void matcher_free(struct matcher *m);
+
+/*
+ * level: the line's log level 0..7, or -1 if the line carries none.
+ * An entry with level -1 (no KERN_<LEVEL>: the default level, a
+ * boot-time setting) or a continuation without level accepts any level.
+ */
+void matcher_match(struct matcher *m, const char *msg, size_t n, int level,
+		   struct match_result *r);
+
+#endif

@@ -1,0 +1,25 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <stdlib.h>
+
+#include "test.h"
+
+int t_pass, t_fail;
+const char *t_sample;
+const char *t_binary;
+
+int main(int argc, char **argv)
+{
+	t_sample = argc > 1 ? argv[1] : "../../../shared/data/x86_64_defconfig-6.1.192-vmlinux.printk_index";
+	t_binary = argc > 2 ? argv[2] : "./printk-index";
+
+	test_escape();
+	test_index();
+	test_ere();
+	test_fmt();
+	test_logline();
+	test_matcher();
+	test_cli();
+	fflush(stderr);
+	printf("%d passed, %d failed\n", t_pass, t_fail);
+	return t_fail ? 1 : 0;
+}

@@ -1,0 +1,75 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * A tiny test framework: every CHECK is one case. On failure it prints
+ * where and what, and the run goes on. run-tests ends with the single line
+ * "N passed, M failed".
+ */
+#ifndef PI_TEST_H
+#define PI_TEST_H
+
+#include <stdio.h>
+#include <string.h>
+
+extern int t_pass, t_fail;
+extern const char *t_sample;	/* path of the shared sample index */
+extern const char *t_binary;	/* path of ./printk-index */
+
+#define T_FAIL(...) do {						\
+	t_fail++;							\
+	fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__);		\
+	fprintf(stderr, __VA_ARGS__);					\
+	fputc('\n', stderr);						\
+} while (0)
+
+#define CHECK(cond) do {						\
+	if (cond)							\
+		t_pass++;						\
+	else								\
+		T_FAIL("%s", #cond);					\
+} while (0)
+
+#define CHECK_INT(a, b) do {						\
+	long long _a = (a), _b = (b);					\
+	if (_a == _b)							\
+		t_pass++;						\
+	else								\
+		T_FAIL("%s == %lld, expected %lld", #a, _a, _b);	\
+} while (0)
+
+#define CHECK_STR(a, b) do {						\
+	const char *_a = (a), *_b = (b);				\
+	if (_a && _b && !strcmp(_a, _b))				\
+		t_pass++;						\
+	else								\
+		T_FAIL("%s == \"%s\", expected \"%s\"", #a,		\
+		       _a ? _a : "(null)", _b ? _b : "(null)");		\
+} while (0)
+
+/* substring, for error messages */
+#define CHECK_HAS(a, b) do {						\
+	const char *_a = (a), *_b = (b);				\
+	if (_a && _b && strstr(_a, _b))					\
+		t_pass++;						\
+	else								\
+		T_FAIL("%s == \"%s\" lacks \"%s\"", #a,			\
+		       _a ? _a : "(null)", _b);				\
+} while (0)
+
+#define CHECK_MEM(a, alen, b, blen) do {				\
+	size_t _al = (alen), _bl = (blen);				\
+	if (_al == _bl && !memcmp((a), (b), _al))			\
+		t_pass++;						\
+	else								\
+		T_FAIL("%s: %zu bytes differ from expected %zu bytes",	\
+		       #a, _al, _bl);					\
+} while (0)
+
+void test_escape(void);
+void test_index(void);
+void test_ere(void);
+void test_fmt(void);
+void test_logline(void);
+void test_matcher(void);
+void test_cli(void);
+
+#endif

@@ -1,0 +1,140 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The binary: exit codes, messages, output shapes. */
+#include <stdlib.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "../index.h"
+#include "test.h"
+
+static char dir[] = "/tmp/printk-index-test.XXXXXX";
+static char out[4096];
+
+static void put(const char *name, const char *text)
+{
+	char path[256];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "w");
+	fputs(text, f);
+	fclose(f);
+}
+
+/* Run "printk-index ARGS" in the temp dir; stdout+stderr go to out. */
+static int run(const char *args)
+{
+	char cmd[1024], path[300];
+	FILE *f;
+	size_t n;
+	int st;
+
+	snprintf(path, sizeof(path), "%s/out", dir);
+	snprintf(cmd, sizeof(cmd), "cd %s && %s%s %s >out 2>&1", dir,
+		 t_binary[0] == '/' ? "" : "\"$OLDPWD\"/", t_binary, args);
+	st = system(cmd);
+	f = fopen(path, "r");
+	n = f ? fread(out, 1, sizeof(out) - 1, f) : 0;
+	out[n] = '\0';
+	if (f)
+		fclose(f);
+	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+void test_cli(void)
+{
+	char cwd[512], cmd[1200];
+
+	if (!mkdtemp(dir) || !getcwd(cwd, sizeof(cwd))) {
+		T_FAIL("no temp dir");
+		return;
+	}
+	setenv("OLDPWD", cwd, 1);
+
+	put("old", PI_HEADER "\n"
+	    "<3> a.c:10 f \"gone %d\\n\"\n"
+	    "<4> a.c:20 g \"stays\\n\"\n"
+	    "<6> b.c:30 h \"old text\\n\"\n");
+	put("moved", PI_HEADER "\n"
+	    "<3> a.c:11 f \"gone %d\\n\"\n"
+	    "<4> a.c:21 g \"stays\\n\"\n"
+	    "<6> b.c:31 h \"old text\\n\"\n");
+	put("new", PI_HEADER "\n"
+	    "<4> a.c:22 g \"stays\\n\"\n"
+	    "<6> b.c:30 h \"new text\\n\"\n"
+	    "<6> c.c:1 k \"brand new\\n\"\n");
+	put("added", PI_HEADER "\n"
+	    "<3> a.c:10 f \"gone %d\\n\"\n"
+	    "<4> a.c:20 g \"stays\\n\"\n"
+	    "<6> b.c:30 h \"old text\\n\"\n"
+	    "<6> c.c:1 k \"brand new\\n\"\n");
+	put("bad", PI_HEADER "\n<3> a.c:10 f \"ok\\n\"\n<3> a.c:10 f \"bro\\ken\\n\"\n");
+	put("trunc", PI_HEADER "\n<3> a.c:10 f \"cut");
+	put("log", "[    1.000000] gone 42\n<4>[    1.1] stays\nrandom words\n 6,1,2,-;x\n"
+	    " SUBSYSTEM=pci\n\n");
+
+	/* list */
+	CHECK_INT(run("list old"), 0);
+	CHECK_HAS(out, "<4> a.c:20 g \"stays\\n\"");
+	CHECK_INT(run("list old new"), 0);
+	CHECK_HAS(out, PI_HEADER_COMBINED "\nold <3> a.c:10 f");
+	CHECK_HAS(out, "new <6> c.c:1 k \"brand new\\n\"");
+	CHECK_INT(run("list -j old"), 0);
+	CHECK_HAS(out, "[{\"module\":\"old\",\"level\":3,\"cont\":false,\"file\":\"a.c\",\"line\":10,\"function\":\"f\",\"format\":\"gone %d\\n\"}");
+	CHECK_INT(run("list bad"), 2);
+	CHECK_HAS(out, "printk-index: bad:3: column 18: unknown escape '\\k'");
+	CHECK_INT(run("list trunc"), 2);
+	CHECK_HAS(out, "printk-index: trunc:2: truncated line");
+	CHECK_INT(run("list nonexistent"), 2);
+	CHECK_HAS(out, "printk-index: nonexistent: No such file or directory");
+	CHECK_INT(run("list /dev/null"), 2);
+	CHECK_HAS(out, "missing header (empty file)");
+	CHECK_INT(run("frobnicate"), 2);
+	CHECK_HAS(out, "unknown or ambiguous command 'frobnicate'");
+	CHECK_INT(run(""), 2);
+	CHECK_INT(run("li old"), 0);	/* unambiguous prefix */
+	CHECK_INT(run("list --bogus old"), 2);
+
+	/* diff: exit 1 only when something was removed or changed */
+	CHECK_INT(run("diff old old"), 0);
+	CHECK_HAS(out, "0 removed, 0 added, 0 changed, 0 moved, 3 unchanged");
+	CHECK_INT(run("diff old moved"), 0);
+	CHECK_HAS(out, "3 moved");
+	CHECK_INT(run("diff -v old moved"), 0);
+	CHECK_HAS(out, "moved    old a.c:10 -> 11 f \"gone %d\\n\"");
+	CHECK_INT(run("diff old added"), 0);
+	CHECK_HAS(out, "added    added <6> c.c:1 k \"brand new\\n\"");
+	CHECK_INT(run("diff old new"), 1);
+	CHECK_HAS(out, "removed  old <3> a.c:10 f \"gone %d\\n\"");
+	CHECK_HAS(out, "changed  old b.c:30 h\n         - <6> \"old text\\n\"\n         + <6> \"new text\\n\"");
+	CHECK_HAS(out, "1 removed, 1 added, 1 changed, 1 moved, 1 unchanged");
+	CHECK_INT(run("diff -j old new"), 1);
+	CHECK_HAS(out, "\"summary\":{\"removed\":1,\"added\":1,\"changed\":1,\"moved\":1,\"unchanged\":1}");
+	CHECK_INT(run("diff old"), 2);
+	CHECK_INT(run("diff old bad"), 2);
+	CHECK_HAS(out, "bad:3:");
+	snprintf(cmd, sizeof(cmd), "mkdir -p %s/d1 %s/d2 && cp %s/old %s/d1/vmlinux && cp %s/new %s/d2/vmlinux",
+		 dir, dir, dir, dir, dir, dir);
+	CHECK_INT(system(cmd), 0);
+	CHECK_INT(run("diff d1 d2"), 1);
+	CHECK_HAS(out, "removed  vmlinux <3> a.c:10 f");
+
+	/* match */
+	CHECK_INT(run("match --index old log"), 0);
+	CHECK_HAS(out, "1 attributed old a.c:10 f +0\n");
+	CHECK_HAS(out, "2 attributed old a.c:20 g +0\n");
+	CHECK_HAS(out, "3 unattributed - - - +0\n");
+	CHECK_HAS(out, "4 unattributed - - - +0\n");
+	CHECK_HAS(out, "4 lines: 2 attributed, 0 generic-only, 2 unattributed (2 skipped)");
+	CHECK_INT(run("match -j --index old log"), 0);
+	CHECK_HAS(out, "{\"lineno\":1,\"input\":\"dmesg\",\"level\":null,\"status\":\"attributed\",\"prefix\":false,\"others\":0,\"entry\":{\"module\":\"old\"");
+	CHECK_HAS(out, "{\"summary\":{\"lines\":4,\"attributed\":2,\"generic_only\":0,\"unattributed\":2,\"skipped\":2}}]");
+	CHECK_INT(run("match --index old < log"), 0);
+	CHECK_INT(run("match --index bad log"), 2);
+	CHECK_INT(run("match --index old nolog"), 2);
+	CHECK_HAS(out, "nolog: No such file or directory");
+
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	if (system(cmd))
+		fprintf(stderr, "could not remove %s\n", dir);
+}

@@ -1,0 +1,100 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The whole-index matcher: ranking, generic lines, levels, counts. */
+#include <stdio.h>
+
+#include "../matcher.h"
+#include "test.h"
+
+static const char small_index[] =
+	PI_HEADER "\n"
+	"<6> drivers/net/e1000.c:10 e1000_up \"%s %s: Link is Up %d Mbps\\n\"\n"
+	"<4> kernel/foo.c:20 foo \"Link is Up %d Mbps\\n\"\n"
+	"<-1> kernel/bar.c:30 bar \"%s\\n\"\n"
+	"<3> kernel/err.c:40 err \"failed: %pe\\n\"\n"
+	"<6> kernel/mac.c:50 mac \"addr %pM\\n\"\n"
+	"<3> kernel/mac.c:60 mac2 \"addr %pM\\n\"\n"
+	"<6> kernel/m.c:70 multi \"first line\\nsecond %d\\n\"\n"
+	"<c> kernel/c.c:80 cont \" done\\n\"\n"
+	"<6> kernel/c.c:79 start \"No filesystem could mount root, tried: \"\n"
+	"<5> kernel/s.c:90 shorty \"%s: %d\\n\"\n";
+
+static struct pi_index idx;
+static struct matcher m;
+
+static void t(const char *msg, int level, enum match_status st, const char *func,
+	      size_t nmatch, bool prefix)
+{
+	struct match_result r;
+
+	matcher_match(&m, msg, strlen(msg), level, &r);
+	CHECK_INT(r.status, st);
+	if (func) {
+		CHECK(r.best != NULL);
+		if (r.best)
+			CHECK_STR(r.best->func, func);
+	} else {
+		CHECK(r.best == NULL);
+	}
+	CHECK_INT(r.nmatch, nmatch);
+	CHECK_INT(r.prefix, prefix);
+}
+
+void test_matcher(void)
+{
+	struct pi_err err;
+	FILE *f = fmemopen((void *)small_index, sizeof(small_index) - 1, "r");
+
+	pi_index_init(&idx);
+	CHECK_INT(pi_load_stream(&idx, f, "vmlinux", &err), 0);
+	fclose(f);
+	matcher_build(&m, &idx);
+	CHECK_INT(m.nfmt, 9);	/* "addr %pM\n" is shared */
+
+	t("e1000 0000:00:03.0: Link is Up 1000 Mbps", -1, MATCH_SPECIFIC, "e1000_up", 1, false);
+	t("e1000 0000:00:03.0: Link is Up 1000 Mbps", 6, MATCH_SPECIFIC, "e1000_up", 1, false);
+	/* wrong level: only the default-level generic entry is left */
+	t("e1000 0000:00:03.0: Link is Up 1000 Mbps", 3, MATCH_GENERIC, "bar", 1, false);
+	t("Link is Up 100 Mbps", -1, MATCH_SPECIFIC, "foo", 1, false);
+	t("Link is Up fast Mbps", -1, MATCH_GENERIC, "bar", 1, false);
+	t("whatever", -1, MATCH_GENERIC, "bar", 1, false);
+	t("whatever: 12", -1, MATCH_GENERIC, "shorty", 2, false);
+	t("failed: -ENOMEM", 3, MATCH_SPECIFIC, "err", 1, false);
+	t("failed: -12", -1, MATCH_SPECIFIC, "err", 1, false);
+	t("failed: -ENOMEM", 6, MATCH_GENERIC, "bar", 1, false);
+	t("addr 52:54:00:12:34:56", -1, MATCH_SPECIFIC, "mac", 2, false);
+	t("addr 52:54:00:12:34:56", 3, MATCH_SPECIFIC, "mac2", 1, false);
+	t("addr 52:54:00:12:34:56", 6, MATCH_SPECIFIC, "mac", 1, false);
+	t("addr hello", -1, MATCH_GENERIC, "bar", 1, false);
+	t("first line", 6, MATCH_SPECIFIC, "multi", 1, false);
+	t("first line\nsecond 2", 6, MATCH_SPECIFIC, "multi", 1, false);	/* kmsg */
+	t("No filesystem could mount root, tried:  ext4 ext2", -1, MATCH_SPECIFIC, "start", 1, true);
+	t(" done", -1, MATCH_SPECIFIC, "cont", 1, false);
+	t("", -1, MATCH_GENERIC, "bar", 1, false);
+	matcher_free(&m);
+
+	/* an index of nothing but a generic format, and an empty one */
+	{
+		static const char one[] = PI_HEADER "\n<6> a.c:1 f \"%s\\n\"\n";
+		static const char none[] = PI_HEADER "\n";
+
+		pi_index_free(&idx);
+		pi_index_init(&idx);
+		f = fmemopen((void *)one, sizeof(one) - 1, "r");
+		CHECK_INT(pi_load_stream(&idx, f, "m", &err), 0);
+		fclose(f);
+		matcher_build(&m, &idx);
+		t("anything", 6, MATCH_GENERIC, "f", 1, false);
+		t("anything", 3, MATCH_NONE, NULL, 0, false);
+		matcher_free(&m);
+
+		pi_index_free(&idx);
+		pi_index_init(&idx);
+		f = fmemopen((void *)none, sizeof(none) - 1, "r");
+		CHECK_INT(pi_load_stream(&idx, f, "m", &err), 0);
+		fclose(f);
+		matcher_build(&m, &idx);
+		t("anything", -1, MATCH_NONE, NULL, 0, false);
+		matcher_free(&m);
+	}
+	pi_index_free(&idx);
+}

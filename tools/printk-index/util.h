@@ -1,0 +1,65 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Small helpers shared by all of printk-index: allocation that never
+ * returns NULL, a growable byte buffer and a bump allocator.
+ */
+#ifndef PI_UTIL_H
+#define PI_UTIL_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+/* Exit codes, shared by every subcommand (documented in printk-index.8). */
+enum {
+	EXIT_OK = 0,
+	EXIT_DIFF = 1,	/* diff: something removed or changed */
+	EXIT_ERR = 2,	/* bad input, I/O error, usage error */
+};
+
+/* Messages are kept in a caller-owned struct so that library code
+ * (parsers, matcher) can be used from tests and fuzzers without printing. */
+struct pi_err {
+	char msg[512];
+};
+
+void pi_seterr(struct pi_err *err, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void p_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+void *xmalloc(size_t n);
+void *xcalloc(size_t n, size_t sz);
+void *xrealloc(void *p, size_t n);
+char *xstrdup(const char *s);
+
+/* Growable byte buffer; always NUL-terminated for convenience. */
+struct sbuf {
+	char *p;
+	size_t len, cap;
+};
+
+void sbuf_reserve(struct sbuf *b, size_t extra);
+void sbuf_add(struct sbuf *b, const void *data, size_t n);
+static inline void sbuf_addc(struct sbuf *b, char c)
+{
+	if (b->len + 2 > b->cap)
+		sbuf_reserve(b, 1);
+	b->p[b->len++] = c;
+	b->p[b->len] = '\0';
+}
+void sbuf_reset(struct sbuf *b);
+void sbuf_free(struct sbuf *b);
+
+/* Bump allocator: index entries are never freed one by one. */
+struct arena {
+	struct arena_chunk *head;
+};
+
+void *arena_alloc(struct arena *a, size_t n);
+char *arena_strndup(struct arena *a, const char *s, size_t n);
+void arena_free(struct arena *a);
+
+#endif
