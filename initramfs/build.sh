@@ -1,8 +1,8 @@
 #!/bin/bash
 # Build the guest's initramfs for one variant: static busybox, /init, the
 # guest tests and their golden files, and (when the kernel has modules) the
-# sample modules built against this kernel, and the printk-index tool when it
-# has been built statically.  What a run adds (the command, an overlay) goes
+# sample modules built against this kernel, and the printk-index tool, linked
+# statically (the guest has no C library).  What a run adds (the command, an overlay) goes
 # in a second cpio archive that qemu/run-guest.sh appends: the kernel unpacks
 # concatenated archives in order.
 #
@@ -24,7 +24,7 @@ if grep -q '^CONFIG_MODULES=y' "$kout/.config"; then
 	for m in "$top"/test/modules/*/; do
 		"$top/scripts/build-module.sh" "$kout" "${m%/}" "${JOBS:-2}" >/dev/null
 		cp "$kout/ext-modules/$(basename "$m")"/*.ko "$stage/lib/modules/"
-		cp "$m"/*.golden "$stage/test/" 2>/dev/null || true
+		cp "$m"/*.golden "$m"/*.match "$stage/test/" 2>/dev/null || true
 	done
 fi
 
@@ -32,8 +32,8 @@ fi
 # rather than from the kernel, so that the guest tests can check the count.
 "$top/test/host/pi_count.py" "$kout/vmlinux" > "$stage/test/vmlinux.count"
 
-tool=$top/tools/printk-index/printk-index.static
-[ -x "$tool" ] && cp "$tool" "$stage/usr/bin/printk-index"
+make -s -C "$top/tools/printk-index" printk-index.static
+cp "$top/tools/printk-index/printk-index.static" "$stage/usr/bin/printk-index"
 
 (cd "$stage" && find . -mindepth 1 | LC_ALL=C sort | cpio -o -H newc --quiet -R 0:0) |
 	gzip -1 > "$output.tmp"

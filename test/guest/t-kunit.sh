@@ -1,0 +1,25 @@
+# The printk index's KUnit suite (CONFIG_PRINTK_INDEX_KUNIT_TEST) ran at boot
+# in the kernel; its KTAP is in the kernel log.  Each of its cases becomes
+# one result here, so a failing KUnit case fails the run by name.
+. ./lib.sh
+
+dmesg > /tmp/dmesg
+# The suite's block: from its "# Subtest:" line to its own result line.
+sed -n '/^    # Subtest: printk_index$/,/^\(not \)\{0,1\}ok [0-9]* printk_index$/p' /tmp/dmesg > /tmp/kunit
+if [ "$VARIANT" = noindex ]; then
+	ktap_plan 1
+	check "noindex: no printk index KUnit suite" test ! -s /tmp/kunit
+	ktap_done
+fi
+
+# Cases at four spaces, parameters of a parameterised case at eight.
+cases=$(grep -cE '^ +(not )?ok [0-9]+ ' /tmp/kunit)
+ktap_plan $((cases + 1))
+check "KUnit suite printk_index ran and passed" grep -qE '^ok [0-9]+ printk_index$' /tmp/kunit
+grep -E '^ +(not )?ok [0-9]+ ' /tmp/kunit > /tmp/kunit.results
+while read -r status rest; do
+	[ "$status" = not ] && rest=${rest#ok }
+	name=${rest#* }
+	if [ "$status" = ok ]; then ok "kunit: $name"; else fail "kunit: $name"; fi
+done < /tmp/kunit.results
+ktap_done
