@@ -29,6 +29,7 @@ struct parser {
 	struct pi_err *err;
 	int depth;
 	bool failed;
+	bool reverse;	/* generate the program of the reversed language */
 };
 
 /* Bounds the size of the expanded program: models are tiny, and a fuzzed
@@ -294,8 +295,8 @@ static void gen(struct parser *ps, int n)
 		emit(ps, OP_CLASS, nd.cls, 0);
 		return;
 	case N_CAT:
-		gen(ps, nd.a);
-		gen(ps, nd.b);
+		gen(ps, ps->reverse ? nd.b : nd.a);
+		gen(ps, ps->reverse ? nd.a : nd.b);
 		return;
 	case N_ALT:
 		s = emit(ps, OP_SPLIT, 0, 0);
@@ -368,6 +369,56 @@ static void first_set(struct ere *re)
 	free(todo);
 }
 
+/* Epsilon closures and byte transitions for the bit-parallel NFA. */
+static void nfa_tables(const struct ere *re, const struct ere_inst *prog, uint32_t n,
+		       uint32_t *nwp, uint64_t **closurep, uint64_t **stepp)
+{
+	uint32_t nw = (n + 63) / 64, pc, nt, q;
+	uint64_t *closure, *step;
+	uint32_t *todo;
+	uint8_t *seen;
+	int c;
+
+	if (n > ERE_NFA_MAX)
+		return;
+	*nwp = nw;
+	*closurep = closure = xcalloc((size_t)n * nw, sizeof(uint64_t));
+	*stepp = step = xcalloc((size_t)256 * nw, sizeof(uint64_t));
+	todo = xcalloc(2 * n + 2, sizeof(*todo));
+	seen = xcalloc(n, 1);
+	for (pc = 0; pc < n; pc++) {
+		uint64_t *cl = &closure[(size_t)pc * nw];
+
+		memset(seen, 0, n);
+		nt = 0;
+		todo[nt++] = pc;
+		while (nt) {
+			q = todo[--nt];
+			if (q >= n || seen[q])
+				continue;
+			seen[q] = 1;
+			switch (prog[q].op) {
+			case OP_SPLIT:
+				todo[nt++] = prog[q].x;
+				todo[nt++] = prog[q].y;
+				break;
+			case OP_JMP:
+				todo[nt++] = prog[q].x;
+				break;
+			default:	/* CLASS, MATCH */
+				cl[q / 64] |= 1ULL << (q % 64);
+				break;
+			}
+		}
+		if (prog[pc].op == OP_CLASS)
+			for (c = 0; c < 256; c++)
+				if (cls_has(re->cls[prog[pc].x], c))
+					step[(size_t)c * nw + pc / 64] |= 1ULL << (pc % 64);
+	}
+	free(todo);
+	free(seen);
+}
+
 int ere_compile(struct ere *re, const char *pattern, struct pi_err *err)
 {
 	struct parser ps = { .p = pattern, .re = re, .err = err };
@@ -383,6 +434,21 @@ int ere_compile(struct ere *re, const char *pattern, struct pi_err *err)
 		gen(&ps, root);
 		emit(&ps, OP_MATCH, 0, 0);
 	}
+	if (!ps.failed) {
+		/* the same language read backwards, for suffix questions */
+		struct ere_inst *fwd = re->prog;
+		uint32_t nfwd = re->n;
+
+		re->prog = NULL;
+		re->n = 0;
+		ps.reverse = true;
+		gen(&ps, root);
+		emit(&ps, OP_MATCH, 0, 0);
+		re->rprog = re->prog;
+		re->rn = re->n;
+		re->prog = fwd;
+		re->n = nfwd;
+	}
 	free(ps.nodes);
 	if (ps.failed) {
 		ere_free(re);
@@ -392,6 +458,8 @@ int ere_compile(struct ere *re, const char *pattern, struct pi_err *err)
 		for (k = 0; k < 4; k++)
 			re->any[k] |= re->cls[i][k];
 	first_set(re);
+	nfa_tables(re, re->prog, re->n, &re->nw, &re->closure, &re->step);
+	nfa_tables(re, re->rprog, re->rn, &re->rnw, &re->rclosure, &re->rstep);
 	return 0;
 }
 
@@ -399,6 +467,11 @@ void ere_free(struct ere *re)
 {
 	free(re->prog);
 	free(re->cls);
+	free(re->closure);
+	free(re->step);
+	free(re->rprog);
+	free(re->rclosure);
+	free(re->rstep);
 	memset(re, 0, sizeof(*re));
 }
 
@@ -479,4 +552,151 @@ bool ere_fullmatch(const struct ere *re, const unsigned char *s, size_t n)
 		}
 	}
 	return false;
+}
+
+bool ere_reach(const struct ere *re, const unsigned char *s, size_t n,
+	       const uint64_t *starts, size_t lim, uint64_t *ends,
+	       unsigned long *work)
+{
+	uint64_t cur[ERE_NFA_MAX / 64], nxt[ERE_NFA_MAX / 64], any;
+	uint32_t nw = re->nw, w, mpc = re->n - 1;	/* the last is MATCH */
+	size_t pos, nsw = n / 64 + 1;
+
+	if (!nw)
+		return false;
+	if (lim > n)
+		lim = n;
+	memset(cur, 0, sizeof(cur));
+	for (pos = 0; pos <= lim; pos++) {
+		if (starts[pos / 64] >> (pos % 64) & 1)
+			for (w = 0; w < nw; w++)
+				cur[w] |= re->closure[w];	/* closure of pc 0 */
+		any = 0;
+		for (w = 0; w < nw; w++)
+			any |= cur[w];
+		if (!any) {
+			/* nothing alive: jump to the next start */
+			size_t sw = (pos + 1) / 64;
+			uint64_t bits;
+
+			if (pos + 1 > lim)
+				break;
+			bits = starts[sw] & (~0ULL << ((pos + 1) % 64));
+			while (!bits && ++sw < nsw)
+				bits = starts[sw];
+			if (!bits)
+				break;
+			pos = sw * 64 + __builtin_ctzll(bits) - 1;
+			continue;
+		}
+		if (cur[mpc / 64] >> (mpc % 64) & 1)
+			ends[pos / 64] |= 1ULL << (pos % 64);
+		if (pos == lim)
+			break;
+		(*work)++;
+		/* consume s[pos] */
+		{
+			const uint64_t *st = &re->step[(size_t)s[pos] * nw];
+
+			memset(nxt, 0, nw * sizeof(uint64_t));
+			for (w = 0; w < nw; w++) {
+				uint64_t t = cur[w] & st[w];
+
+				while (t) {
+					uint32_t pc = w * 64 + __builtin_ctzll(t), k;
+					const uint64_t *cl = &re->closure[(size_t)(pc + 1) * nw];
+
+					t &= t - 1;
+					for (k = 0; k < nw; k++)
+						nxt[k] |= cl[k];
+				}
+			}
+			memcpy(cur, nxt, nw * sizeof(uint64_t));
+		}
+	}
+	return true;
+}
+
+bool ere_starts(const struct ere *re, const unsigned char *s, size_t n,
+		bool any_end, uint64_t *out)
+{
+	uint64_t cur[ERE_NFA_MAX / 64], nxt[ERE_NFA_MAX / 64], alive;
+	uint32_t nw = re->rnw, w, mpc = re->rn - 1;	/* the last is MATCH */
+	size_t pos;
+
+	if (!nw)
+		return false;
+	memset(cur, 0, sizeof(cur));
+	for (pos = n;; pos--) {
+		/* a match may end here: at the end only, or anywhere */
+		if (pos == n || any_end)
+			for (w = 0; w < nw; w++)
+				cur[w] |= re->rclosure[w];
+		if (cur[mpc / 64] >> (mpc % 64) & 1)
+			out[pos / 64] |= 1ULL << (pos % 64);
+		if (!pos)
+			break;
+		{
+			const uint64_t *st = &re->rstep[(size_t)s[pos - 1] * nw];
+
+			alive = 0;
+			memset(nxt, 0, nw * sizeof(uint64_t));
+			for (w = 0; w < nw; w++) {
+				uint64_t t = cur[w] & st[w];
+
+				while (t) {
+					uint32_t pc = w * 64 + __builtin_ctzll(t), k;
+					const uint64_t *cl = &re->rclosure[(size_t)(pc + 1) * nw];
+
+					t &= t - 1;
+					for (k = 0; k < nw; k++)
+						nxt[k] |= cl[k];
+				}
+			}
+			for (w = 0; w < nw; w++)
+				alive |= cur[w] = nxt[w];
+		}
+		if (!alive && !any_end)
+			break;
+	}
+	return true;
+}
+
+int ere_prefix(const struct ere *re, const unsigned char *s, size_t n)
+{
+	uint64_t cur[ERE_NFA_MAX / 64], nxt[ERE_NFA_MAX / 64], alive;
+	uint32_t nw = re->nw, w, mpc = re->n - 1;
+	size_t pos;
+
+	if (!nw)
+		return -1;
+	memcpy(cur, re->closure, nw * sizeof(uint64_t));
+	for (pos = 0;; pos++) {
+		if (cur[mpc / 64] >> (mpc % 64) & 1)
+			return 1;
+		if (pos == n)
+			return 0;
+		{
+			const uint64_t *st = &re->step[(size_t)s[pos] * nw];
+
+			alive = 0;
+			memset(nxt, 0, nw * sizeof(uint64_t));
+			for (w = 0; w < nw; w++) {
+				uint64_t t = cur[w] & st[w];
+
+				while (t) {
+					uint32_t pc = w * 64 + __builtin_ctzll(t), k;
+					const uint64_t *cl = &re->closure[(size_t)(pc + 1) * nw];
+
+					t &= t - 1;
+					for (k = 0; k < nw; k++)
+						nxt[k] |= cl[k];
+				}
+			}
+			for (w = 0; w < nw; w++)
+				alive |= cur[w] = nxt[w];
+		}
+		if (!alive)
+			return 0;
+	}
 }

@@ -559,8 +559,10 @@ void fmt_compile(struct fmt *f, const char *s, size_t len)
 			const char *lit = f->lit + t->lit_off;
 			const char *nl = memchr(lit, '\n', t->lit_len);
 
-			for (j = 0; j < (nl ? (size_t)(nl - lit) : t->lit_len); j++)
+			for (j = 0; j < (nl ? (size_t)(nl - lit) : t->lit_len); j++) {
 				cls_set(f->need, lit[j]);
+				f->need_sig |= fmt_sig_bit(lit[j]);
+			}
 		}
 		f->min_len = sat_add(f->min_len, t->min);
 		f->max_len = sat_add(f->max_len, t->max);
@@ -929,6 +931,24 @@ fail:
  * with "anything" is anchored at the start, and in a full match one that
  * does not end with it is anchored at the end.
  */
+/* memmem() for the short needles and lines here: memchr + memcmp. */
+static const char *find(const char *h, size_t hn, const char *nd, size_t nn)
+{
+	const char *end = h + hn, *p = h;
+
+	if (!nn)
+		return h;
+	while (nn <= (size_t)(end - p)) {
+		p = memchr(p, nd[0], end - p - nn + 1);
+		if (!p)
+			return NULL;
+		if (!memcmp(p + 1, nd + 1, nn - 1))
+			return p;
+		p++;
+	}
+	return NULL;
+}
+
 static bool simple_match(const struct fmt *f, const char *msg, size_t n, bool prefix)
 {
 	size_t pos = 0;
@@ -950,7 +970,7 @@ static bool simple_match(const struct fmt *f, const char *msg, size_t n, bool pr
 				return false;
 			pos = n;
 		} else {
-			hit = memmem(msg + pos, n - pos, lit, t->lit_len);
+			hit = find(msg + pos, n - pos, lit, t->lit_len);
 			if (!hit)
 				return false;
 			pos = hit - msg + t->lit_len;
@@ -960,14 +980,12 @@ static bool simple_match(const struct fmt *f, const char *msg, size_t n, bool pr
 	return pos == n || prefix || (f->ntok && f->tok[f->ntok - 1].kind != TK_LIT);
 }
 
+/* The reference matcher (the one before dp_match), kept for the tests. */
 static bool run_match(const struct fmt *f, const char *msg, size_t n, bool prefix)
 {
 	struct mstate st = { .f = f, .m = (const unsigned char *)msg, .n = n,
 			     .allow_prefix = prefix && f->open_end };
 	size_t cells = (size_t)f->ntok * (n + 1);
-
-	if (f->simple)
-		return simple_match(f, msg, n, st.allow_prefix);
 
 	if (cells > memo_cap) {
 		memo = xrealloc(memo, cells * sizeof(*memo));
@@ -1014,30 +1032,518 @@ enum fmt_result fmt_match(const struct fmt *f, const char *msg, size_t n)
 	return fmt_match_bytes(f, msg, n, have);
 }
 
+/*
+ * The exact matcher: one forward pass over the tokens, keeping the set of
+ * message positions each token can end at (a bitset over 0..n). A literal
+ * maps a position to one; "anything" to every later one; a %p model runs
+ * as a bit-parallel NFA from all its start positions at once; other
+ * conversions try the spans their byte class and length bounds allow,
+ * stopping only where the next literal can start. The full match is
+ * position n after the last token, a prefix match any position there, so
+ * one pass answers both. Positions that leave too little room for the
+ * remaining tokens are dropped, and so are those too early for the
+ * remaining tokens to reach the end when only a full match counts.
+ * Work is bounded by tokens x positions x span; a step budget stops
+ * pathological inputs (the line is then reported unmatched).
+ */
+#define FMT_MAX_WORK (1UL << 21)
+
+static uint64_t *dp_buf;
+static size_t dp_cap;
+
+/* Position sets of byte values in the current line, filled on demand. */
+static uint64_t *occ;		/* [256][occ_nw] */
+static size_t occ_nw;
+static uint32_t occ_gen[256];
+static uint32_t line_gen;
+
+static inline bool bit_has(const uint64_t *b, size_t i)
+{
+	return b[i / 64] >> (i % 64) & 1;
+}
+
+static inline void bit_set(uint64_t *b, size_t i)
+{
+	b[i / 64] |= 1ULL << (i % 64);
+}
+
+/* Next set bit at or after i, or SIZE_MAX. */
+static inline size_t bit_next(const uint64_t *b, size_t nw, size_t i)
+{
+	size_t w = i / 64;
+	uint64_t x;
+
+	if (w >= nw)
+		return SIZE_MAX;
+	x = b[w] & (~0ULL << (i % 64));
+	while (!x) {
+		if (++w >= nw)
+			return SIZE_MAX;
+		x = b[w];
+	}
+	return w * 64 + __builtin_ctzll(x);
+}
+
+/* Bits lo..hi (inclusive) of a word-array, as a mask for word w. */
+static inline uint64_t range_mask(size_t w, size_t lo, size_t hi)
+{
+	uint64_t m = ~0ULL;
+
+	if (lo > w * 64 + 63 || hi < w * 64)
+		return 0;
+	if (lo > w * 64)
+		m &= ~0ULL << (lo % 64);
+	if (hi < w * 64 + 63)
+		m &= ~0ULL >> (63 - hi % 64);
+	return m;
+}
+
+void fmt_line_init(struct fmt_line *l, const char *msg, size_t n)
+{
+	const unsigned char *s = (const unsigned char *)msg;
+	uint64_t sig = 0;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		sig |= fmt_sig_bit(s[i]);
+	l->msg = msg;
+	l->n = n;
+	l->sig = sig;
+	if (++line_gen == 0) {
+		memset(occ_gen, 0, sizeof(occ_gen));
+		line_gen = 1;
+	}
+	l->gen = line_gen;
+}
+
+static const uint64_t *line_occ(const struct fmt_line *l, unsigned char c)
+{
+	size_t nw = l->n / 64 + 1, i;
+	uint64_t *o;
+
+	if (nw > occ_nw) {
+		occ_nw = nw;
+		occ = xrealloc(occ, 256 * nw * sizeof(uint64_t));
+		memset(occ_gen, 0, sizeof(occ_gen));
+	}
+	o = occ + (size_t)c * occ_nw;
+	if (occ_gen[c] == l->gen && l->gen == line_gen)
+		return o;
+	memset(o, 0, nw * sizeof(uint64_t));
+	for (i = 0; i < l->n; i++) {
+		const char *hit = memchr(l->msg + i, c, l->n - i);
+
+		if (!hit)
+			break;
+		i = hit - l->msg;
+		bit_set(o, i);
+	}
+	if (l->gen == line_gen)
+		occ_gen[c] = l->gen;
+	else
+		occ_gen[c] = 0;	/* an older line: do not cache */
+	return o;
+}
+
+/*
+ * For a %p model, the positions from which it prints up to the end of
+ * the line, and those from which it prints anything: the same for every
+ * format that ends with it, so kept per line.
+ */
+static struct {
+	uint32_t gen;
+	uint64_t *bits;		/* [nw]: suffix starts */
+	size_t nw;
+} ere_line[ARRAY_SIZE(ere_cache)];
+
+static const uint64_t *line_ere_suffix(const struct fmt_line *l, const struct ere *re)
+{
+	size_t i = ((const char *)re - (const char *)&ere_cache[0].re) / sizeof(ere_cache[0]);
+	size_t nw = l->n / 64 + 1;
+
+	if (i >= ARRAY_SIZE(ere_cache) || &ere_cache[i].re != re || !re->rnw || !re->nw)
+		return NULL;
+	if (ere_line[i].gen != l->gen || l->gen != line_gen || ere_line[i].nw < nw) {
+		if (ere_line[i].nw < nw) {
+			ere_line[i].nw = nw;
+			ere_line[i].bits = xrealloc(ere_line[i].bits, nw * sizeof(uint64_t));
+		}
+		memset(ere_line[i].bits, 0, ere_line[i].nw * sizeof(uint64_t));
+		ere_starts(re, (const unsigned char *)l->msg, l->n, false, ere_line[i].bits);
+		ere_line[i].gen = l->gen == line_gen ? l->gen : 0;
+	}
+	return ere_line[i].bits;
+}
+
+/* One conversion from every start position: validate each span. */
+static bool spans(const struct fmt_tok *t, const unsigned char *m, size_t n,
+		  const uint64_t *cur, uint64_t *nxt, size_t first, size_t lim,
+		  size_t elo, int c0, unsigned long *work)
+{
+	size_t nw = n / 64 + 1, p, e;
+	bool any = false;
+
+	for (p = first; (p = bit_next(cur, nw, p)) != SIZE_MAX && p <= lim; p++) {
+		size_t hi = lim, lo = p + t->min;
+
+		if (t->max != FMT_INF && hi - p > t->max)
+			hi = p + t->max;
+		if (lo > hi)
+			continue;
+		if (lo < elo)
+			lo = elo;
+		if (t->kind == TK_CHAR && t->width == W_STAR) {
+			/* char_ok(): blanks then any byte, or any byte then
+			 * blanks; so every end up to one bound works */
+			size_t q = p + 1, he;
+
+			while (q < n && m[q] == ' ')
+				q++;
+			/* q: first non-blank after p (or n) */
+			he = m[p] == ' ' ? (q < n ? q + 1 : n) : q;
+			if (hi > he)
+				hi = he;
+			*work += q - p + 1;
+			for (e = lo; e <= hi; e++) {
+				if (c0 >= 0 && m[e] != c0)
+					continue;
+				bit_set(nxt, e);
+				any = true;
+			}
+			continue;
+		}
+		/* the span stops at the first byte it can not print */
+		if (!t->cls_all) {
+			for (e = p; e < hi && cls_has(t->cls, m[e]); e++)
+				;
+			hi = e;
+		}
+		*work += hi - p + 1;
+		for (e = lo; e <= hi; e++) {
+			/* only where the next literal can start */
+			if ((c0 >= 0 && m[e] != c0) || bit_has(nxt, e))
+				continue;
+			*work += e - p;
+			if (!tok_accepts_span(t, m + p, e - p))
+				continue;
+			bit_set(nxt, e);
+			any = true;
+		}
+		if (*work > FMT_MAX_WORK)
+			return false;
+	}
+	return any;
+}
+
+/*
+ * The same, from the other side: when the span must end where a literal
+ * starts and its length is bounded, walk back from each such end over the
+ * bytes the conversion can print and stop at the first start that works.
+ * Much cheaper than the forward walk when the starts are dense (after a
+ * "%s") and the literal is rare.
+ */
+static bool spans_back(const struct fmt_tok *t, const unsigned char *m, size_t n,
+		       const uint64_t *cur, uint64_t *nxt, size_t first, size_t lim,
+		       size_t elo, const uint64_t *stop, unsigned long *work)
+{
+	size_t nw = n / 64 + 1, e, p, lo_p, hi_p, k;
+	bool any = false;
+
+	e = first + t->min;
+	if (e < elo)
+		e = elo;
+	for (; (e = bit_next(stop, nw, e)) != SIZE_MAX && e <= lim; e++) {
+		hi_p = e - t->min;
+		lo_p = e - first > t->max ? e - t->max : first;
+		/* the shortest span's bytes first */
+		for (k = hi_p; k < e; k++)
+			if (!t->cls_all && !cls_has(t->cls, m[k]))
+				break;
+		*work += e - hi_p + 1;
+		if (k < e)
+			continue;
+		for (p = hi_p;; p--) {
+			if (p < e && p != hi_p && !t->cls_all && !cls_has(t->cls, m[p]))
+				break;
+			if (bit_has(cur, p)) {
+				*work += e - p;
+				if (tok_accepts_span(t, m + p, e - p)) {
+					bit_set(nxt, e);
+					any = true;
+					break;
+				}
+			}
+			if (p == lo_p)
+				break;
+		}
+		if (*work > FMT_MAX_WORK)
+			return false;
+	}
+	return any;
+}
+
+/*
+ * The last conversion of a format: a full match needs a start from which
+ * it spans to the end (tried from the nearest one, the bytes checked once),
+ * a prefix match any start with any span.
+ */
+static enum fmt_result last_conv(const struct fmt *f, const struct fmt_tok *t,
+				 const struct fmt_line *l, const uint64_t *cur,
+				 size_t first, unsigned long *work)
+{
+	const unsigned char *m = (const unsigned char *)l->msg;
+	size_t n = l->n, nw = n / 64 + 1, p, e, lo_p, hi_p, w;
+	const uint64_t *sfx;
+
+	if (t->kind == TK_ERE && (sfx = line_ere_suffix(l, t->ere))) {
+		for (w = first / 64; w < nw; w++)
+			if (cur[w] & sfx[w])
+				return FMT_FULL;
+		if (!f->open_end)
+			return FMT_NOMATCH;
+		for (p = first; (p = bit_next(cur, nw, p)) != SIZE_MAX; p++) {
+			(*work) += n - p;
+			if (ere_prefix(t->ere, m + p, n - p) > 0)
+				return FMT_PREFIX;
+			if (*work > FMT_MAX_WORK)
+				break;
+		}
+		return FMT_NOMATCH;
+	}
+
+	if (n >= first + t->min) {
+		hi_p = n - t->min;
+		lo_p = n - first > t->max ? n - t->max : first;
+		for (e = hi_p; e < n; e++)
+			if (!t->cls_all && !cls_has(t->cls, m[e]))
+				break;
+		if (e == n) {
+			for (p = hi_p;; p--) {
+				if (p != hi_p && !t->cls_all && !cls_has(t->cls, m[p]))
+					break;
+				if (bit_has(cur, p)) {
+					*work += n - p;
+					if (tok_accepts_span(t, m + p, n - p))
+						return FMT_FULL;
+					if (*work > FMT_MAX_WORK)
+						return FMT_NOMATCH;
+				}
+				if (p == lo_p)
+					break;
+			}
+		}
+	}
+	if (!f->open_end)
+		return FMT_NOMATCH;
+	for (p = first; (p = bit_next(cur, nw, p)) != SIZE_MAX; p++) {
+		size_t hi = n;
+
+		if (t->max != FMT_INF && hi - p > t->max)
+			hi = p + t->max;
+		for (e = p; e < p + t->min && e < hi; e++)
+			if (!t->cls_all && !cls_has(t->cls, m[e]))
+				break;
+		if (e < p + t->min)
+			continue;
+		for (e = p + t->min; e <= hi; e++) {
+			if (e > p + t->min && !t->cls_all && !cls_has(t->cls, m[e - 1]))
+				break;
+			*work += e - p + 1;
+			if (tok_accepts_span(t, m + p, e - p))
+				return FMT_PREFIX;
+			if (*work > FMT_MAX_WORK)
+				return FMT_NOMATCH;
+		}
+	}
+	return FMT_NOMATCH;
+}
+
+static enum fmt_result dp_match(const struct fmt *f, const struct fmt_line *l)
+{
+	const unsigned char *m = (const unsigned char *)l->msg;
+	size_t n = l->n, nw = n / 64 + 1, p, e, lim, elo, first, w;
+	uint64_t *cur, *nxt, *tmp;
+	unsigned long work = 0;
+	uint32_t ti;
+	bool any;
+
+	if (2 * nw > dp_cap) {
+		dp_cap = 2 * nw;
+		dp_buf = xrealloc(dp_buf, dp_cap * sizeof(uint64_t));
+	}
+	cur = dp_buf;
+	nxt = dp_buf + nw;
+	memset(cur, 0, nw * sizeof(uint64_t));
+	cur[0] = 1;	/* position 0 */
+	first = 0;
+	for (ti = 0; ti < f->ntok; ti++) {
+		const struct fmt_tok *t = &f->tok[ti];
+		uint32_t rest = f->rest_min[ti + 1];
+		int c0 = -1;
+		/* few starts: look at the bytes; many: use position sets */
+		bool dense = false;
+
+		if ((size_t)rest > n)
+			return FMT_NOMATCH;
+		lim = n - rest;		/* room for the tokens after this one */
+		elo = 0;		/* ...and reach for a full-only match */
+		if (!f->open_end && f->rest_max[ti + 1] != FMT_INF && n > f->rest_max[ti + 1])
+			elo = n - f->rest_max[ti + 1];
+		if (first > lim)
+			return FMT_NOMATCH;
+		if (ti + 1 < f->ntok && f->tok[ti + 1].kind == TK_LIT)
+			c0 = (unsigned char)f->lit[f->tok[ti + 1].lit_off];
+		if (ti + 1 == f->ntok && t->kind != TK_LIT && t->kind != TK_WILD)
+			return last_conv(f, t, l, cur, first, &work);
+		for (w = first / 64, e = 0; w < nw && e <= 2; w++) {
+			uint64_t x = cur[w];
+
+			for (; x && e <= 2; x &= x - 1)
+				e++;
+		}
+		dense = e > 2;
+		memset(nxt, 0, nw * sizeof(uint64_t));
+		any = false;
+		switch (t->kind) {
+		case TK_LIT: {
+			const unsigned char *lit = (const unsigned char *)f->lit + t->lit_off;
+			size_t len = t->lit_len;
+			const uint64_t *o = dense ? line_occ(l, lit[0]) : NULL;
+
+			for (w = first / 64; w <= lim / 64; w++) {
+				uint64_t x = o ? cur[w] & o[w] : cur[w];
+
+				while (x) {
+					p = w * 64 + __builtin_ctzll(x);
+					x &= x - 1;
+					if (p + len > lim)
+						break;
+					if (p + len >= elo && !memcmp(m + p, lit, len)) {
+						bit_set(nxt, p + len);
+						any = true;
+					}
+				}
+			}
+			work += nw;
+			break;
+		}
+		case TK_WILD: {
+			/* everything from the first position on */
+			const uint64_t *stop = c0 >= 0 ? line_occ(l, c0) : NULL;
+
+			p = first < elo ? elo : first;
+			for (w = p / 64; w <= lim / 64; w++) {
+				nxt[w] = range_mask(w, p, lim) & (stop ? stop[w] : ~0ULL);
+				any |= nxt[w] != 0;
+			}
+			work += nw;
+			break;
+		}
+		case TK_ERE:
+			if (dense && c0 >= 0 && t->max != FMT_INF) {
+				any = spans_back(t, m, n, cur, nxt, first, lim, elo,
+						 line_occ(l, c0), &work);
+				break;
+			}
+			if (ere_reach(t->ere, m, n, cur, lim, nxt, &work)) {
+				for (w = 0; w < nw; w++)
+					any |= nxt[w] != 0;
+				break;
+			}
+			/* a model too large for the NFA tables: span by span */
+			any = spans(t, m, n, cur, nxt, first, lim, elo, c0, &work);
+			break;
+		default:
+			if (dense && c0 >= 0 && t->max != FMT_INF)
+				any = spans_back(t, m, n, cur, nxt, first, lim, elo,
+						 line_occ(l, c0), &work);
+			else
+				any = spans(t, m, n, cur, nxt, first, lim, elo, c0, &work);
+			break;
+		}
+		if (!any || work > FMT_MAX_WORK)
+			return FMT_NOMATCH;
+		first = bit_next(nxt, nw, 0);
+		tmp = cur;
+		cur = nxt;
+		nxt = tmp;
+	}
+	if (bit_has(cur, n))
+		return FMT_FULL;
+	return f->open_end ? FMT_PREFIX : FMT_NOMATCH;
+}
+
+/* Necessary conditions, cheap: most candidates fail here. */
+static bool precheck(const struct fmt *f, const char *msg, size_t n)
+{
+	const struct fmt_tok *t;
+
+	if (n < f->min_len)
+		return false;
+	if (n ? !cls_has(f->first, msg[0]) || !cls_has(f->last, msg[n - 1]) :
+		!f->can_be_empty)
+		return false;
+	if (f->ntok && (t = &f->tok[0])->kind == TK_LIT &&
+	    memcmp(msg, f->lit + t->lit_off, t->lit_len))
+		return false;
+	return true;
+}
+
+/* Can the whole message be printed (not only a prefix)? */
+static bool full_possible(const struct fmt *f, const char *msg, size_t n)
+{
+	const struct fmt_tok *t = f->ntok ? &f->tok[f->ntok - 1] : NULL;
+
+	return n <= f->max_len &&
+	       /* a literal end must be the message's end */
+	       (!t || t->kind != TK_LIT || f->open_end ||
+		(n >= t->lit_len && !memcmp(msg + n - t->lit_len, f->lit + t->lit_off, t->lit_len)));
+}
+
+enum fmt_result fmt_match_line(const struct fmt *f, struct fmt_line *l)
+{
+	const char *msg = l->msg;
+	size_t n = l->n;
+
+	if ((f->need_sig & ~l->sig) || !precheck(f, msg, n))
+		return FMT_NOMATCH;
+	if (f->simple) {
+		if (full_possible(f, msg, n) && simple_match(f, msg, n, false))
+			return FMT_FULL;
+		if (f->open_end && simple_match(f, msg, n, true))
+			return FMT_PREFIX;
+		return FMT_NOMATCH;
+	}
+	if (!f->open_end && !full_possible(f, msg, n))
+		return FMT_NOMATCH;
+	return dp_match(f, l);
+}
+
 enum fmt_result fmt_match_bytes(const struct fmt *f, const char *msg, size_t n,
 				const uint64_t have[4])
 {
-	const struct fmt_tok *t;
+	struct fmt_line l;
 	int i;
 
-	/* cheap necessary conditions first: most candidates fail here */
-	if (n < f->min_len)
-		return FMT_NOMATCH;
-	if (n ? !cls_has(f->first, msg[0]) || !cls_has(f->last, msg[n - 1]) :
-		!f->can_be_empty)
-		return FMT_NOMATCH;
 	for (i = 0; i < 4; i++)
 		if (f->need[i] & ~have[i])
 			return FMT_NOMATCH;
-	if (f->ntok && (t = &f->tok[0])->kind == TK_LIT &&
-	    memcmp(msg, f->lit + t->lit_off, t->lit_len))
+	fmt_line_init(&l, msg, n);
+	return fmt_match_line(f, &l);
+}
+
+enum fmt_result fmt_match_backtrack(const struct fmt *f, const char *msg, size_t n)
+{
+	uint64_t have[4];
+	int i;
+
+	fmt_bytes(msg, n, have);
+	for (i = 0; i < 4; i++)
+		if (f->need[i] & ~have[i])
+			return FMT_NOMATCH;
+	if (!precheck(f, msg, n))
 		return FMT_NOMATCH;
-	t = f->ntok ? &f->tok[f->ntok - 1] : NULL;
-	if (n <= f->max_len &&
-	    /* a literal end must be the message's end */
-	    (!t || t->kind != TK_LIT || f->open_end ||
-	     (n >= t->lit_len && !memcmp(msg + n - t->lit_len, f->lit + t->lit_off, t->lit_len))) &&
-	    run_match(f, msg, n, false))
+	if (full_possible(f, msg, n) && run_match(f, msg, n, false))
 		return FMT_FULL;
 	/* A format without a newline can be followed by KERN_CONT text. */
 	if (f->open_end && run_match(f, msg, n, true))

@@ -79,6 +79,7 @@ struct fmt {
 	bool generic;		/* lit_nonspace < FMT_GENERIC_LITERALS */
 	uint32_t *rest_min, *rest_max;	/* bounds of tokens i..ntok-1 */
 	uint64_t need[4];	/* bytes every rendering contains */
+	uint64_t need_sig;	/* the same, folded as fmt_sig_bit() */
 	uint64_t first[4];	/* bytes a non-empty rendering can start with */
 	uint64_t last[4];	/* ... and end with (closed formats only) */
 	bool can_be_empty;
@@ -102,11 +103,34 @@ enum fmt_result {
  */
 enum fmt_result fmt_match(const struct fmt *f, const char *msg, size_t n);
 
-/* Same, with the set of bytes present in msg already known (fmt_bytes()):
- * lets the caller share that work between many formats. */
+/* Same, with the set of bytes present in msg already known (fmt_bytes()). */
 enum fmt_result fmt_match_bytes(const struct fmt *f, const char *msg, size_t n,
 				const uint64_t have[4]);
 void fmt_bytes(const char *msg, size_t n, uint64_t have[4]);
+
+/*
+ * One message matched against many formats: what can be shared is worked
+ * out once (a 64-bit signature of the bytes present, and lazily, for each
+ * byte value a format asks about, the bitset of its positions).
+ */
+struct fmt_line {
+	const char *msg;
+	size_t n;
+	uint64_t sig;		/* fmt_sig() of the message's bytes */
+	uint32_t gen;		/* identifies the line's cached position sets */
+};
+
+static inline uint64_t fmt_sig_bit(unsigned char c)
+{
+	return 1ULL << ((c ^ (c >> 6)) & 63);
+}
+
+void fmt_line_init(struct fmt_line *l, const char *msg, size_t n);
+enum fmt_result fmt_match_line(const struct fmt *f, struct fmt_line *l);
+
+/* The earlier backtracking matcher, same answers (bar its step budget):
+ * a reference for the tests and the fuzzer. */
+enum fmt_result fmt_match_backtrack(const struct fmt *f, const char *msg, size_t n);
 
 /* Validators, exported for the unit tests. */
 bool fmt_tok_accepts(const struct fmt_tok *t, const char *s, size_t n);

@@ -7,6 +7,7 @@
 
 #include "escape.h"
 #include "index.h"
+#include "elf_index.h"
 
 void pi_index_init(struct pi_index *idx)
 {
@@ -27,6 +28,12 @@ static struct pi_entry *new_entry(struct pi_index *idx)
 		idx->v = xrealloc(idx->v, idx->cap * sizeof(*idx->v));
 	}
 	return &idx->v[idx->n];
+}
+
+void pi_index_push(struct pi_index *idx, const struct pi_entry *e)
+{
+	*new_entry(idx) = *e;
+	idx->n++;
 }
 
 /*
@@ -305,12 +312,21 @@ out:
 static int load_file(struct pi_index *idx, const char *path, struct pi_err *err)
 {
 	FILE *f = fopen(path, "r");
+	char magic[4];
+	size_t got;
 	int ret;
 
 	if (!f) {
 		pi_seterr(err, "%s: %s", path, strerror(errno));
 		return -1;
 	}
+	/* vmlinux or a module: read its .printk_index (elf_index.h) */
+	got = fread(magic, 1, sizeof(magic), f);
+	if (pi_is_elf(magic, got)) {
+		fclose(f);
+		return pi_elf_load_file(idx, path, NULL, err);
+	}
+	rewind(f);
 	ret = pi_load_stream(idx, f, path, err);
 	fclose(f);
 	return ret;

@@ -54,6 +54,9 @@ struct pi_index {
 void pi_index_init(struct pi_index *idx);
 void pi_index_free(struct pi_index *idx);
 
+/* Append a copy of e (its strings must live in idx->arena or longer). */
+void pi_index_push(struct pi_index *idx, const struct pi_entry *e);
+
 /*
  * Parse one entry line (without its '\n') of the kernel layout and append
  * it to idx. module is copied. Returns 0, or -1 with err set (the message
@@ -74,7 +77,9 @@ int pi_parse_combined_entry(struct pi_index *idx, const char *line,
 int pi_load_stream(struct pi_index *idx, FILE *f, const char *name,
 		   struct pi_err *err);
 
-/* A file or a folder of index files (regular files, sorted by name). */
+/* A file or a folder of index files (regular files, sorted by name).
+ * A file starting with the ELF magic is read as vmlinux or a module
+ * (elf_index.h). */
 int pi_load_source(struct pi_index *idx, const char *path, struct pi_err *err);
 
 /* The system's index: /sys/kernel/printk_index, then debugfs. */

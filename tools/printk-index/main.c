@@ -21,9 +21,11 @@ static int do_help(int argc, char **argv)
 		"  printk-index list  [-j] [SOURCE...]\n"
 		"  printk-index match [-j] [-v] [--index SOURCE] [FILE|-]\n"
 		"  printk-index diff  [-j] [-v] OLD NEW\n"
+		"  printk-index extract [-j] [-o OUTDIR] vmlinux|module.ko|build-dir...\n"
 		"  printk-index help\n"
 		"\n"
-		"SOURCE is a printk index file or a folder of them; the default is\n"
+		"SOURCE is a printk index file or a folder of them, or vmlinux or a\n"
+		"module .ko (read offline, like extract); the default is\n"
 		"/sys/kernel/printk_index, then /sys/kernel/debug/printk/index.\n"
 		"\n"
 		"OPTIONS: -j|--json  -p|--pretty  -v|--verbose  -h|--help  -V|--version\n"
@@ -39,6 +41,7 @@ static const struct cmd {
 	{ "list", do_list },
 	{ "match", do_match },
 	{ "diff", do_diff },
+	{ "extract", do_extract },
 	{ "help", do_help },
 };
 

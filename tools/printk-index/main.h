@@ -19,6 +19,7 @@ extern json_writer_t *json_wtr;
 int do_list(int argc, char **argv);
 int do_match(int argc, char **argv);
 int do_diff(int argc, char **argv);
+int do_extract(int argc, char **argv);
 
 /* Open/close the JSON writer on stdout when -j/-p is in effect. */
 void json_begin(void);

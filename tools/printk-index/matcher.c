@@ -341,15 +341,14 @@ static bool level_ok(const struct pi_entry *e, int level)
 }
 
 /* A hit counts only if one of the format's entries has a fitting level. */
-static void try_fmt(struct matcher *m, uint32_t k, const char *msg, size_t n,
-		    const uint64_t have[4], int level)
+static void try_fmt(struct matcher *m, uint32_t k, struct fmt_line *l, int level)
 {
 	enum fmt_result r;
 	uint32_t e;
 
 	m->stamp[k] = m->cur;
 	m->tried++;
-	r = fmt_match_bytes(&m->fmts[k], msg, n, have);
+	r = fmt_match_line(&m->fmts[k], l);
 	if (r == FMT_NOMATCH)
 		return;
 	for (e = m->ent_start[k]; e < m->ent_start[k + 1]; e++) {
@@ -370,7 +369,7 @@ void matcher_match(struct matcher *m, const char *msg, size_t n, int level,
 	size_t i;
 
 	const char *nl = memchr(msg, '\n', n);
-	uint64_t have[4];
+	struct fmt_line line;
 
 	/* a kmsg record can hold several lines: like a dmesg line, it is
 	 * attributed by its first one */
@@ -379,7 +378,7 @@ void matcher_match(struct matcher *m, const char *msg, size_t n, int level,
 	memset(r, 0, sizeof(*r));
 	m->nhits = 0;
 	m->ndeferred = 0;
-	fmt_bytes(msg, n, have);
+	fmt_line_init(&line, msg, n);
 	if (++m->cur == 0) {	/* generation wrapped: forget old stamps */
 		memset(m->stamp, 0, m->nfmt * sizeof(uint32_t));
 		m->cur = 1;
@@ -406,18 +405,18 @@ void matcher_match(struct matcher *m, const char *msg, size_t n, int level,
 				m->deferred[m->ndeferred++] = p->fmt;
 				continue;
 			}
-			try_fmt(m, p->fmt, msg, n, have, level);
+			try_fmt(m, p->fmt, &line, level);
 		}
 	}
 	b0 = n ? s[0] : 256;
 	for (k = 0; k < m->nal_spec[b0]; k++)
-		try_fmt(m, m->al_spec[b0][k], msg, n, have, level);
+		try_fmt(m, m->al_spec[b0][k], &line, level);
 	if (!m->nhits) {
 		/* nothing specific: what generic formats can print it? */
 		for (k = 0; k < m->ndeferred; k++)
-			try_fmt(m, m->deferred[k], msg, n, have, level);
+			try_fmt(m, m->deferred[k], &line, level);
 		for (k = 0; k < m->nal_gen[b0]; k++)
-			try_fmt(m, m->al_gen[b0][k], msg, n, have, level);
+			try_fmt(m, m->al_gen[b0][k], &line, level);
 	}
 
 	/* rank: literal bytes, then full over prefix match, then fewer

@@ -13,6 +13,9 @@
 extern int t_pass, t_fail;
 extern const char *t_sample;	/* path of the shared sample index */
 extern const char *t_binary;	/* path of ./printk-index */
+extern const char *t_kbuild;	/* kernel build folder (vmlinux, ext-modules/) */
+extern const char *t_testdir;	/* the repository's test/ folder (goldens) */
+extern const char *t_tmpdir;	/* scratch folder of the running test */
 
 #define T_FAIL(...) do {						\
 	t_fail++;							\
@@ -68,8 +71,10 @@ void test_escape(void);
 void test_index(void);
 void test_ere(void);
 void test_fmt(void);
+void test_dp(void);
 void test_logline(void);
 void test_matcher(void);
 void test_cli(void);
+void test_elf(void);
 
 #endif
