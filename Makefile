@@ -28,7 +28,7 @@ PACKAGES := linux-source-6.1:/usr/src/linux-source-6.1.tar.xz gcc:gcc make:make 
 	flex:flex bison:bison qemu-system-x86:qemu-system-x86_64 \
 	busybox-static:/bin/busybox cpio:cpio ccache:ccache python3:python3 \
 	xz-utils:xz git:git perl:perl gzip:gzip \
-	python3-ply:/usr/lib/python3/dist-packages/ply python3-git:/usr/lib/python3/dist-packages/git
+	python3-ply:/usr/lib/python3/dist-packages/ply python3-git:/usr/lib/python3/dist-packages/git zlib1g-dev:/usr/lib/x86_64-linux-gnu/libz.a
 
 # CMD goes to the guest through the environment, so that any quoting and
 # newlines in it arrive intact.

@@ -32,6 +32,15 @@ fi
 # rather than from the kernel, so that the guest tests can check the count.
 "$top/test/host/pi_count.py" "$kout/vmlinux" > "$stage/test/vmlinux.count"
 
+# root, and nobody for the tests of what an unprivileged reader gets.
+printf 'root:x:0:0:root:/root:/bin/sh\nnobody:x:65534:65534:nobody:/:/bin/sh\n' > "$stage/etc/passwd"
+printf 'root:x:0:\nnobody:x:65534:\n' > "$stage/etc/group"
+
+# Helpers for file operations a shell cannot do (pread, lseek, open modes).
+for c in "$top"/test/guest-tools/*.c; do
+	gcc -Wall -Wextra -O2 -static -o "$stage/usr/bin/$(basename "$c" .c)" "$c"
+done
+
 make -s -C "$top/tools/printk-index" printk-index.static
 cp "$top/tools/printk-index/printk-index.static" "$stage/usr/bin/printk-index"
 

@@ -20,6 +20,15 @@ set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 kernel= initrd= cmd= overlay= logdir= variant=guest
 timeout=${TIMEOUT:-300} smp=1 memory=512
+# A variant's own QEMU options (qemu/<variant>.args: an SMP guest, more
+# memory) go first, so that the command line still wins.
+args=("$@")
+for ((i = 0; i < ${#args[@]} - 1; i++)); do
+	if [ "${args[i]}" = --variant ] && [ -f "$here/${args[i + 1]}.args" ]; then
+		# shellcheck disable=SC2046 # one option or value per word
+		set -- $(cat "$here/${args[i + 1]}.args") "$@"
+	fi
+done
 while [ $# -gt 0 ]; do
 	case $1 in
 	--kernel) kernel=$2 ;;

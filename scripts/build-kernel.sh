@@ -17,6 +17,9 @@ for f in "${fragments[@]}"; do
 	[ -r "$f" ] || { echo "kernel: no fragment $f (variants: $(cd "$frags" && ls *.config | sed 's/\.config$//' | grep -v '^base$' | tr '\n' ' '))" >&2; exit 1; }
 done
 
+# The harness's own make variables (M=, VARIANT=, CMD=) must not reach
+# the kernel's make through the environment.
+unset MAKEFLAGS MAKEOVERRIDES MFLAGS
 # Fixed build identity, so that ccache hits across rebuilds and machines.
 export KBUILD_BUILD_USER=printk-index KBUILD_BUILD_HOST=qemu
 export KBUILD_BUILD_TIMESTAMP="Thu Jan  1 00:00:00 UTC 2026"
@@ -35,7 +38,10 @@ confsum=$( (cat "${fragments[@]}"; git -C "$tree" rev-parse HEAD) | sha1sum | cu
 if [ ! -f "$out/.config" ] || [ "$(cat "$out/.pi-config-sum" 2>/dev/null)" != "$confsum" ]; then
 	"${kmake[@]}" tinyconfig >/dev/null
 	(cd "$out" && "$tree/scripts/kconfig/merge_config.sh" -m -O . .config "${fragments[@]}" >/dev/null)
-	"${kmake[@]}" olddefconfig >/dev/null
+	# Choice overrides in the fragments (KERNEL_GZIP, SLUB) make Kconfig
+	# warn; the check below is what decides.
+	"${kmake[@]}" olddefconfig > "$out/.pi-olddefconfig.log" 2>&1 ||
+		{ cat "$out/.pi-olddefconfig.log" >&2; exit 1; }
 	# The last word on each symbol is the last fragment that mentions it.
 	want=$(cat "${fragments[@]}" | sed -n -e 's/^\(CONFIG_[A-Za-z0-9_]*\)=.*/&/p' \
 		-e 's/^# \(CONFIG_[A-Za-z0-9_]*\) is not set$/&/p' |

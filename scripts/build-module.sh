@@ -12,6 +12,9 @@ grep -q '^CONFIG_MODULES=y' "$kout/.config" ||
 dst=$kout/ext-modules/$(basename "$src")
 mkdir -p "$dst"
 cp -a "$src/." "$dst/"
+# The harness's own make variables (M=, VARIANT=, CMD=) must not reach
+# the kernel's make through the environment.
+unset MAKEFLAGS MAKEOVERRIDES MFLAGS
 export KBUILD_BUILD_USER=printk-index KBUILD_BUILD_HOST=qemu
 make -s -C "$kout" M="$dst" CC="ccache gcc" -j"$jobs" modules
 ls "$dst"/*.ko

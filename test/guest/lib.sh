@@ -19,9 +19,9 @@ ok() {
 # fail NAME [DIAGNOSTIC...]: report a failed case; the diagnostics go before
 # it as KTAP comment lines.
 fail() {
+	local name=$1 d
 	_ktap_n=$((_ktap_n + 1))
 	_ktap_failed=1
-	name=$1
 	shift
 	for d in "$@"; do echo "# $d"; done
 	echo "not ok $_ktap_n $name"
@@ -35,7 +35,7 @@ skip() {
 # check NAME COMMAND...: ok when COMMAND succeeds; its output becomes
 # diagnostics when it fails.
 check() {
-	name=$1
+	local name=$1 _out
 	shift
 	if _out=$("$@" 2>&1); then
 		ok "$name"
@@ -86,7 +86,7 @@ READ_CHECKS=8
 # varying lengths, straddling lines and pages), must equal REFERENCE byte for
 # byte.  Reports READ_CHECKS cases.
 read_checks() {
-	name=$1 file=$2 ref=$3
+	local name=$1 file=$2 ref=$3 bs size maxchunk off len
 	for bs in $READ_SIZES; do
 		dd if="$file" of=/tmp/read.out bs=$bs 2>/dev/null
 		check "$name: read with bs=$bs" same_file /tmp/read.out "$ref"
@@ -101,4 +101,32 @@ read_checks() {
 		off=$((off + len))
 	done
 	check "$name: reassembled from reads at many offsets" same_file /tmp/read.out "$ref"
+}
+
+# vmlinux_checks FILE: the header, the line grammar and the number of lines
+# of a vmlinux index file already read into FILE.  Reports 3 cases.
+vmlinux_checks() {
+	local lines want
+	check "header line" test "$(head -n 1 "$1")" = "$HEADER"
+	check "every line parses" test -z "$(bad_lines "$1")"
+	lines=$(wc -l < "$1")
+	want=$(expected_vmlinux_lines)
+	if [ "$lines" = "$want" ]; then
+		ok "one line per vmlinux entry ($want)"
+	else
+		fail "one line per vmlinux entry" "read $lines lines, the ELF file has $want (header included)"
+	fi
+}
+
+# module_read_checks DIR: read_checks on the sample module's file in DIR
+# while it is loaded, or skips without modules.  Reports READ_CHECKS cases.
+module_read_checks() {
+	local i
+	if have_modules; then
+		insmod $MODULES/pi_sample.ko
+		read_checks "pi_sample" "$1/pi_sample" /test/pi_sample.golden
+		rmmod pi_sample
+	else
+		for i in $(seq $READ_CHECKS); do skip "module reads $i" "no modules in $VARIANT"; done
+	fi
 }

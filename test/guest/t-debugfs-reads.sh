@@ -17,11 +17,5 @@ lines=$(wc -l < /tmp/ref)
 check "whole read has every vmlinux entry" test "$lines" = "$(expected_vmlinux_lines)"
 read_checks "vmlinux" $idx/vmlinux /tmp/ref
 
-if have_modules; then
-	insmod $MODULES/pi_sample.ko
-	read_checks "pi_sample" $idx/pi_sample /test/pi_sample.golden
-	rmmod pi_sample
-else
-	for i in $(seq $READ_CHECKS); do skip "module reads $i" "no modules in $VARIANT"; done
-fi
+module_read_checks $idx
 ktap_done

@@ -17,12 +17,7 @@ fi
 
 check "debugfs index has vmlinux" test -r $idx/vmlinux
 cat $idx/vmlinux > /tmp/vmlinux.idx
-check "header line" test "$(head -n 1 /tmp/vmlinux.idx)" = "$HEADER"
-check "every line parses" test -z "$(bad_lines /tmp/vmlinux.idx)"
-lines=$(wc -l < /tmp/vmlinux.idx)
-want=$(expected_vmlinux_lines)
-if [ "$lines" = "$want" ]; then ok "one line per vmlinux entry ($want)"; else
-	fail "one line per vmlinux entry" "read $lines lines, the ELF file has $want (header included)"; fi
+vmlinux_checks /tmp/vmlinux.idx
 
 if ! have_modules; then
 	check "nomodules: only vmlinux" test "$(ls $idx)" = vmlinux

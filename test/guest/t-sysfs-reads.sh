@@ -25,11 +25,5 @@ dd if=$idx/vmlinux of=/tmp/tail.out bs=4096 iflag=skip_bytes skip=$((size - 10))
 tail -c 10 /tmp/ref > /tmp/tail.ref
 check "a read straddling the end returns the last 10 bytes" same_file /tmp/tail.out /tmp/tail.ref
 
-if have_modules; then
-	insmod $MODULES/pi_sample.ko
-	read_checks "pi_sample" $idx/pi_sample /test/pi_sample.golden
-	rmmod pi_sample
-else
-	for i in $(seq $READ_CHECKS); do skip "module reads $i" "no modules in $VARIANT"; done
-fi
+module_read_checks $idx
 ktap_done

@@ -17,12 +17,7 @@ check "vmlinux file exists" test -f $idx/vmlinux
 check "vmlinux file is read-only for all (0444)" test "$(stat -c %a $idx/vmlinux)" = 444
 dd if=$idx/vmlinux of=/tmp/vmlinux.sysfs bs=1048576 2>/dev/null
 check "stat size equals the bytes read" test "$(stat -c %s $idx/vmlinux)" = "$(wc -c < /tmp/vmlinux.sysfs)"
-check "header line" test "$(head -n 1 /tmp/vmlinux.sysfs)" = "$HEADER"
-check "every line parses" test -z "$(bad_lines /tmp/vmlinux.sysfs)"
-lines=$(wc -l < /tmp/vmlinux.sysfs)
-want=$(expected_vmlinux_lines)
-if [ "$lines" = "$want" ]; then ok "one line per vmlinux entry ($want)"; else
-	fail "one line per vmlinux entry" "read $lines lines, the ELF file has $want (header included)"; fi
+vmlinux_checks /tmp/vmlinux.sysfs
 if have_debugfs; then
 	check "vmlinux: identical to the debugfs view" same_file /tmp/vmlinux.sysfs $DEBUGFS_INDEX/vmlinux
 else

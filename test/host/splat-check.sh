@@ -31,7 +31,13 @@ patterns=(
 	'rcu: INFO: .*detected stalls'
 )
 regex=$(IFS='|'; echo "${patterns[*]}")
-if tr -d '\r' < "$log" | grep -E -n "$regex" >&2; then
+# Between the fault-injection markers of test/guest/t-faults.sh, failed
+# allocations dump stacks on purpose: only "Call Trace:" is let through there.
+if tr -d '\r' < "$log" |
+   awk '/printk_index_test: fault injection begins/ { inject = 1 }
+	/printk_index_test: fault injection ends/ { inject = 0 }
+	{ print (inject && /Call Trace:/) ? "(stack dump of an injected fault)" : $0 }' |
+   grep -E -n "$regex" >&2; then
 	exit 1
 fi
 exit 0

@@ -136,6 +136,16 @@ class SplatCheckTest(unittest.TestCase):
             with self.subTest(line=line):
                 self.assertEqual(self.run_check("ok\r\n" + line + "\r\n"), 1)
 
+    def test_fault_injection_window_lets_only_stack_dumps_through(self):
+        begin = "printk_index_test: fault injection begins\r\n"
+        end = "printk_index_test: fault injection ends\r\n"
+        dump = "insmod: page allocation failure: order:0\r\nCall Trace:\r\n"
+        self.assertEqual(self.run_check(begin + dump + end), 0)
+        self.assertEqual(self.run_check(begin + "WARNING: CPU: 1 at x\r\n" + end), 1)
+        self.assertEqual(self.run_check(begin + "BUG: KASAN: slab-out-of-bounds\r\n" + end), 1)
+        self.assertEqual(self.run_check(begin + end + dump), 1)
+        self.assertEqual(self.run_check(dump + begin + end), 1)
+
     def test_unreadable_or_empty_log_fails_closed(self):
         self.assertEqual(self.run_check(""), 2)
         r = subprocess.run([os.path.join(HERE, "splat-check.sh"), "/nonexistent/log"],
