@@ -41,8 +41,19 @@ for c in "$top"/test/guest-tools/*.c; do
 	gcc -Wall -Wextra -O2 -static -o "$stage/usr/bin/$(basename "$c" .c)" "$c"
 done
 
-make -s -C "$top/tools/printk-index" printk-index.static
+make -s -C "$top/tools/printk-index" printk-index printk-index.static
 cp "$top/tools/printk-index/printk-index.static" "$stage/usr/bin/printk-index"
+
+# The index as printk-index extract reads it from this build's ELF files,
+# for the guest to compare with what the running kernel shows.
+mkdir -p "$stage/test/extract"
+if [ "$(cut -d' ' -f1 "$stage/test/vmlinux.count")" != 0 ]; then
+	"$top/tools/printk-index/printk-index" extract "$kout/vmlinux" > "$stage/test/extract/vmlinux"
+	for ko in "$stage"/lib/modules/*.ko; do
+		[ -e "$ko" ] || continue
+		"$top/tools/printk-index/printk-index" extract "$ko" > "$stage/test/extract/$(basename "$ko" .ko)"
+	done
+fi
 
 (cd "$stage" && find . -mindepth 1 | LC_ALL=C sort | cpio -o -H newc --quiet -R 0:0) |
 	gzip -1 > "$output.tmp"
