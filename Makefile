@@ -37,7 +37,7 @@ override CMD := $(value CMD)
 export BUILD TREE JOBS TIMEOUT KVM SHARED CMD
 
 .PHONY: help deps tree export-patches kernel modules module initramfs run test \
-	host-test boot-test check-series checkpatch clean distclean
+	host-test boot-test bench check-series checkpatch clean distclean
 
 help:
 	@echo 'printk index in sysfs: kernel patch series, QEMU harness and tools'
@@ -56,6 +56,7 @@ help:
 	@echo '  test                  host-test, then boot-test; ends with "N passed, M failed"'
 	@echo '  host-test             host-side unit tests only'
 	@echo '  boot-test             boot each of BOOT_VARIANTS and run the guest tests in test/guest/'
+	@echo '  bench                 build default and noindex, boot both, print the cost table (test/bench/)'
 	@echo '  check-series          build the kernel after each patch of the series (bisectability)'
 	@echo '  checkpatch            scripts/checkpatch.pl --strict on every patch'
 	@echo '  clean / distclean     drop kernel builds and images / the whole build folder'
@@ -112,6 +113,12 @@ boot-test: deps
 # The whole suite: one summary line at the end, non-zero exit on any failure.
 test: deps
 	@$(TOP)/test/run-all.sh $(BOOT_VARIANTS)
+
+# Costs of the series (test/bench/README.md says what each row measures).
+bench: deps
+	@$(MAKE) -s kernel VARIANT=default
+	@$(MAKE) -s kernel VARIANT=noindex
+	@$(TOP)/test/bench/run-bench.sh $(BUILD)/bench.md
 
 check-series: tree
 	@scripts/check-series.sh $(TREE) $(BUILD)/check-series $(TOP)/kconfig-fragments $(JOBS)

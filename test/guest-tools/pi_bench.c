@@ -2,7 +2,8 @@
 /*
  * pi_bench: timing and memory probes for the printk index benchmarks
  * (test/bench/run-bench.sh).  Each subcommand prints one line of key=value
- * pairs, medians over REPS repetitions timed with CLOCK_MONOTONIC:
+ * pairs, medians over REPS repetitions timed with CLOCK_MONOTONIC, or with
+ * the TSC where that clock is coarse (see clock_setup()):
  *
  *   pi_bench readfile FILE REPS [BUF]   whole-file reads of BUF bytes each
  *                                       (default and at most 64 KiB)
@@ -42,12 +43,24 @@
 static char buf[BUF_SIZE];
 static size_t read_size = BUF_SIZE;	/* the read() size of whole-file reads */
 
-static uint64_t now_ns(void)
+static uint64_t mono_ns(void)
 {
 	struct timespec ts;
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/* Set by clock_setup() when CLOCK_MONOTONIC is coarse and the TSC is used. */
+static double tsc_ns_per_cycle;
+
+static uint64_t now_ns(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	if (tsc_ns_per_cycle)
+		return (uint64_t)((double)__builtin_ia32_rdtsc() * tsc_ns_per_cycle);
+#endif
+	return mono_ns();
 }
 
 static int cmp_u64(const void *a, const void *b)
@@ -117,18 +130,32 @@ static long reps_arg(const char *s)
 }
 
 /*
- * Clocks may be coarse: a guest kernel without a usable TSC or HPET keeps
- * time with jiffies (4 ms at HZ=250).  So one sample is a batch: the
- * operation repeated until the batch has lasted at least BATCH_TICKS clock
- * periods, started on a tick, and the sample is the batch's time divided by
- * its number of operations.  With a fine clock a batch is one operation of
- * at least MIN_BATCH_NS, or more operations.
+ * Clocks may be coarse: a guest kernel without a usable TSC clocksource or
+ * HPET keeps time with jiffies (4 ms at HZ=250), whatever clock_getres()
+ * says.  So the clock's real step is timed first.  When it is coarse, on x86
+ * the TSC is read directly (under QEMU/TCG it follows the host's TSC) after
+ * calibrating it against CLOCK_MONOTONIC over CALIB_TICKS steps, started and
+ * ended on a step; ratios of two timings do not depend on that calibration.
+ * Without a TSC, one sample is a batch: the operation repeated until at least
+ * BATCH_TICKS steps have passed, started on a step, divided by the number of
+ * operations.  With a fine clock a batch lasts at least MIN_BATCH_NS.
  */
+#define CALIB_TICKS 50
 #define BATCH_TICKS 25
 #define MIN_BATCH_NS 200000ull
 
 static uint64_t clock_res_ns, batch_ns;
 static long total_ops, total_samples;
+
+/* Wait for CLOCK_MONOTONIC to step; the time just after the step. */
+static uint64_t mono_step(void)
+{
+	uint64_t t0 = mono_ns(), t;
+
+	while ((t = mono_ns()) == t0)
+		;
+	return t;
+}
 
 static void clock_setup(void)
 {
@@ -138,32 +165,40 @@ static void clock_setup(void)
 	if (clock_getres(CLOCK_MONOTONIC, &res))
 		res.tv_sec = 0, res.tv_nsec = 1;
 	clock_res_ns = (uint64_t)res.tv_sec * 1000000000ull + (uint64_t)res.tv_nsec;
-	/* Trust what the clock does over what it says: time whole ticks. */
 	for (i = 0; i < 3; i++) {
-		uint64_t t0 = now_ns(), t1, t2;
+		uint64_t t1 = (mono_step(), mono_ns()), t2 = mono_step();
 
-		while ((t1 = now_ns()) == t0)
-			;
-		while ((t2 = now_ns()) == t1)
-			;
 		if (t2 - t1 > clock_res_ns)
 			clock_res_ns = t2 - t1;
 	}
+	batch_ns = MIN_BATCH_NS;
+	if (clock_res_ns <= 1000)
+		return;
+#if defined(__x86_64__) || defined(__i386__)
+	{
+		uint64_t t0 = mono_step(), c0 = __builtin_ia32_rdtsc(), t1, c1;
+		double mhz;
+
+		while ((t1 = mono_ns()) < t0 + CALIB_TICKS * clock_res_ns)
+			;
+		c1 = __builtin_ia32_rdtsc();
+		mhz = c1 > c0 ? (double)(c1 - c0) * 1e3 / (double)(t1 - t0) : 0;
+		/* A TSC that does not run, or runs implausibly, is not used. */
+		if (mhz > 10 && mhz < 100000) {
+			tsc_ns_per_cycle = 1e3 / mhz;
+			return;
+		}
+	}
+#endif
 	batch_ns = clock_res_ns * BATCH_TICKS;
-	if (batch_ns < MIN_BATCH_NS)
-		batch_ns = MIN_BATCH_NS;
 }
 
-/* Wait for the clock to tick, so that a batch starts on a tick. */
+/* Wait for the clock to step, so that a batch starts on a step. */
 static uint64_t tick_start(void)
 {
-	uint64_t t0 = now_ns(), t;
-
-	if (clock_res_ns <= 1000)
-		return t0;
-	while ((t = now_ns()) == t0)
-		;
-	return t;
+	if (tsc_ns_per_cycle || clock_res_ns <= 1000)
+		return now_ns();
+	return mono_step();
 }
 
 typedef int (*op_fn)(void *ctx);
@@ -189,7 +224,9 @@ static int sample(op_fn fn, void *ctx, uint64_t *ns)
 /* What every timing line ends with: the clock and how the samples were made. */
 static void print_batching(void)
 {
-	printf(" clock_res_ns=%llu batch_ns=%llu ops_per_sample=%.1f\n",
+	printf(" clock=%s tsc_mhz=%.1f clock_res_ns=%llu batch_ns=%llu ops_per_sample=%.1f\n",
+	       tsc_ns_per_cycle ? "tsc" : "monotonic",
+	       tsc_ns_per_cycle ? 1e3 / tsc_ns_per_cycle : 0.0,
 	       (unsigned long long)clock_res_ns, (unsigned long long)batch_ns,
 	       total_samples ? (double)total_ops / total_samples : 0.0);
 }
