@@ -14,14 +14,15 @@
 #
 # usage: run-guest.sh --kernel BZIMAGE --initrd CPIO [--cmd CMD] [--overlay DIR]
 #                     [--log-dir DIR] [--variant NAME] [--timeout SECONDS]
-#                     [--smp N] [--memory MB]
+#                     [--smp N] [--memory MB] [--append KERNEL_ARGS]
 set -uo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
 kernel= initrd= cmd= overlay= logdir= variant=guest
-timeout=${TIMEOUT:-300} smp=1 memory=512
+timeout=${TIMEOUT:-300} smp=1 memory=512 append=${APPEND:-}
 # A variant's own QEMU options (qemu/<variant>.args: an SMP guest, more
-# memory) go first, so that the command line still wins.
+# memory, a longer timeout for a slow debug kernel) go first, so that the
+# command line still wins.
 args=("$@")
 for ((i = 0; i < ${#args[@]} - 1; i++)); do
 	if [ "${args[i]}" = --variant ] && [ -f "$here/${args[i + 1]}.args" ]; then
@@ -40,6 +41,7 @@ while [ $# -gt 0 ]; do
 	--timeout) timeout=$2 ;;
 	--smp) smp=$2 ;;
 	--memory) memory=$2 ;;
+	--append) append="$append $2" ;;
 	*) echo "run-guest: unknown option $1" >&2; exit 2 ;;
 	esac
 	shift 2
@@ -75,7 +77,7 @@ timeout --foreground -k 5 "$timeout" qemu-system-x86_64 "${accel[@]}" \
 	-m "$memory" -smp "$smp" -display none -no-reboot -monitor none \
 	-serial "file:$console" -serial "file:$out" \
 	-kernel "$kernel" -initrd "$extra/initrd.cpio.gz" \
-	-append "console=ttyS0 panic=-1 oops=panic loglevel=7 ${APPEND:-}" \
+	-append "console=ttyS0 panic=-1 oops=panic loglevel=7 $append" \
 	</dev/null
 qrc=$?
 

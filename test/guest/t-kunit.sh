@@ -15,6 +15,13 @@ fi
 # Cases at four spaces, parameters of a parameterised case at eight.
 cases=$(grep -cE '^ +(not )?ok [0-9]+ ' /tmp/kunit)
 ktap_plan $((cases + 1))
+if [ ! -s /tmp/kunit ]; then
+	# A debug kernel logs so much at boot that a small ring buffer loses
+	# the suite's lines (qemu/debug.args asks for a larger one).
+	fail "KUnit suite printk_index ran and passed" "the suite's KTAP is not in dmesg" \
+		"$(grep -c . /tmp/dmesg) lines in dmesg, first: $(head -n 1 /tmp/dmesg)"
+	ktap_done
+fi
 check "KUnit suite printk_index ran and passed" grep -qE '^ok [0-9]+ printk_index$' /tmp/kunit
 grep -E '^ +(not )?ok [0-9]+ ' /tmp/kunit > /tmp/kunit.results
 while read -r status rest; do
