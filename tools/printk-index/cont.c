@@ -245,8 +245,10 @@ bool chain_match(struct chain_matcher *c, const char *msg, size_t n, int level,
 	memset(c->memo, 0, (n + 1) * sizeof(*c->memo));
 	c->budget = CHAIN_BUDGET;
 
-	if (cont_only)
-		return solve(c, msg, n, 0)->state == MEMO_FOUND && collect(c, 0, n, out);
+	if (cont_only) {
+		out->lit_bytes = solve(c, msg, n, 0)->lit;
+		return c->memo[0].state == MEMO_FOUND && collect(c, 0, n, out);
+	}
 
 	/* base candidates: the open-ended formats matching a prefix */
 	matcher_match(all, msg, n, level, &r);
@@ -294,6 +296,7 @@ bool chain_match(struct chain_matcher *c, const char *msg, size_t n, int level,
 	out->p[0].len = best_len;
 	out->n = 1;
 	out->others = others - 1;
+	out->lit_bytes = best.lit;
 	if (!collect(c, best_len, n, out)) {
 		memset(out, 0, sizeof(*out));
 		return false;

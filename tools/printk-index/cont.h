@@ -38,6 +38,7 @@ struct chain {
 	size_t n;		/* pieces, the base first */
 	struct chain_piece p[CHAIN_MAX];
 	size_t others;		/* other entries that can be the base */
+	uint32_t lit_bytes;	/* literal bytes of all pieces' formats */
 };
 
 struct chain_memo;

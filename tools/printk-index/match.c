@@ -23,6 +23,7 @@
 
 #include "cont.h"
 #include "escape.h"
+#include "follow.h"
 #include "index.h"
 #include "logline.h"
 #include "main.h"
@@ -151,6 +152,11 @@ int do_match(int argc, char **argv)
 	FILE *in = stdin;
 	int opt, ret = EXIT_ERR;
 
+	/* --follow reads a live stream: a loop and options of its own */
+	for (opt = 1; opt < argc && strcmp(argv[opt], "--"); opt++)
+		if (!strcmp(argv[opt], "--follow"))
+			return do_match_follow(argc, argv);
+
 	while ((opt = getopt_long(argc, argv, "jpvi:", opts, NULL)) >= 0) {
 		switch (opt) {
 		case 'j': json_output = true; break;
@@ -158,7 +164,8 @@ int do_match(int argc, char **argv)
 		case 'v': verbose++; break;
 		case 'i': index_src = optarg; break;
 		default:
-			fprintf(stderr, "Usage: printk-index match [-j] [-v] [--index SOURCE] [FILE|-]\n");
+			fprintf(stderr, "Usage: printk-index match [-j] [-v] [--index SOURCE] [FILE|-]\n"
+					"       printk-index match --follow [--from-start] [--no-wait] [--index SOURCE] [/dev/kmsg|FILE|-]\n");
 			return EXIT_ERR;
 		}
 	}
