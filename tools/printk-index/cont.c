@@ -13,18 +13,20 @@ enum { MEMO_UNKNOWN, MEMO_NONE, MEMO_FOUND };
 /* The best covering of msg[pos..n) by continuation pieces. */
 struct chain_memo {
 	uint8_t state;
-	uint32_t lit, width, npieces;	/* score of the whole covering */
+	uint32_t lit, near, width, npieces;	/* score of the whole covering */
 	uint32_t fmt, len;		/* its first piece */
 };
 
 struct score {
-	uint32_t lit, width, npieces;
+	uint32_t lit, near, width, npieces;
 };
 
 static bool better(const struct score *a, const struct score *b)
 {
 	if (a->lit != b->lit)
 		return a->lit > b->lit;
+	if (a->near != b->near)
+		return a->near > b->near;
 	if (a->width != b->width)
 		return a->width < b->width;
 	return a->npieces < b->npieces;
@@ -80,6 +82,24 @@ void chain_free(struct chain_matcher *c)
 	memset(c, 0, sizeof(*c));
 }
 
+/* 1 when one of format k's entries is in the base's file: pr_cont()
+ * pieces come from the same code as their base. */
+static uint32_t near_base(const struct chain_matcher *c, uint32_t k)
+{
+	const struct matcher *m = &c->cont;
+	uint32_t e;
+
+	if (!c->base)
+		return 0;
+	for (e = m->ent_start[k]; e < m->ent_start[k + 1]; e++) {
+		const struct pi_entry *ent = &m->idx->v[m->ents[e]];
+
+		if (!strcmp(ent->file, c->base->file) && !strcmp(ent->module, c->base->module))
+			return 1;
+	}
+	return 0;
+}
+
 static bool spend(struct chain_matcher *c)
 {
 	if (!c->budget)
@@ -113,10 +133,11 @@ static const struct chain_memo *solve(struct chain_matcher *c, const char *msg,
 	for (h = 0; h < nhits; h++) {
 		const struct fmt *f = &c->cont.fmts[hits[h]];
 		uint32_t lit = f->lit_bytes, width = c->cont_width[hits[h]];
+		uint32_t near = near_base(c, hits[h]);
 		size_t len, max_len;
 
 		if (kinds[h] == FMT_FULL) {
-			cand = (struct score){ lit, width, 1 };
+			cand = (struct score){ lit, near, width, 1 };
 			if (memo->state == MEMO_NONE || better(&cand, &best)) {
 				best = cand;
 				memo->state = MEMO_FOUND;
@@ -137,8 +158,8 @@ static const struct chain_memo *solve(struct chain_matcher *c, const char *msg,
 			rest = solve(c, msg, n, pos + len);
 			if (rest->state != MEMO_FOUND)
 				continue;
-			cand = (struct score){ lit + rest->lit, width + rest->width,
-					       1 + rest->npieces };
+			cand = (struct score){ lit + rest->lit, near + rest->near,
+					       width + rest->width, 1 + rest->npieces };
 			if (memo->state == MEMO_NONE || better(&cand, &best)) {
 				best = cand;
 				memo->state = MEMO_FOUND;
@@ -149,6 +170,7 @@ static const struct chain_memo *solve(struct chain_matcher *c, const char *msg,
 	}
 	free(hits);
 	memo->lit = best.lit;
+	memo->near = best.near;
 	memo->width = best.width;
 	memo->npieces = best.npieces;
 	return memo;
@@ -242,10 +264,11 @@ bool chain_match(struct chain_matcher *c, const char *msg, size_t n, int level,
 		c->memo_cap = n + 1;
 		c->memo = xrealloc(c->memo, c->memo_cap * sizeof(*c->memo));
 	}
-	memset(c->memo, 0, (n + 1) * sizeof(*c->memo));
 	c->budget = CHAIN_BUDGET;
 
 	if (cont_only) {
+		c->base = NULL;
+		memset(c->memo, 0, (n + 1) * sizeof(*c->memo));
 		out->lit_bytes = solve(c, msg, n, 0)->lit;
 		return c->memo[0].state == MEMO_FOUND && collect(c, 0, n, out);
 	}
@@ -261,8 +284,11 @@ bool chain_match(struct chain_matcher *c, const char *msg, size_t n, int level,
 
 		if (all->hit_kind[h] != FMT_PREFIX || f->generic || !f->open_end)
 			continue;
-		if (!pick_base(all, k, level, &count))
+		c->base = pick_base(all, k, level, &count);
+		if (!c->base)
 			continue;
+		/* the scores depend on the base's file: a fresh memo */
+		memset(c->memo, 0, (n + 1) * sizeof(*c->memo));
 		width = fmt_width(f);
 		max_len = f->max_len < n ? f->max_len : n - 1;
 		for (len = f->min_len ? f->min_len : 1; len <= max_len; len++) {
@@ -277,8 +303,8 @@ bool chain_match(struct chain_matcher *c, const char *msg, size_t n, int level,
 			if (rest->state != MEMO_FOUND)
 				continue;
 			base_ok = true;
-			cand = (struct score){ f->lit_bytes + rest->lit, width + rest->width,
-					       1 + rest->npieces };
+			cand = (struct score){ f->lit_bytes + rest->lit, rest->near,
+					       width + rest->width, 1 + rest->npieces };
 			if (!found || better(&cand, &best)) {
 				found = true;
 				best = cand;
@@ -291,7 +317,12 @@ bool chain_match(struct chain_matcher *c, const char *msg, size_t n, int level,
 	}
 	if (!found)
 		return false;
-	out->p[0].e = pick_base(all, best_fmt, level, &count);
+	/* the memo holds the last base's coverings: redo the best one's */
+	c->base = pick_base(all, best_fmt, level, &count);
+	memset(c->memo, 0, (n + 1) * sizeof(*c->memo));
+	c->budget = CHAIN_BUDGET;
+	solve(c, msg, n, best_len);
+	out->p[0].e = c->base;
 	out->p[0].off = 0;
 	out->p[0].len = best_len;
 	out->n = 1;

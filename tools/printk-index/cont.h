@@ -12,10 +12,10 @@
  * memoized, so the work is bounded by offsets x candidate formats x split
  * lengths, and a step budget caps pathological lines.
  *
- * Best = most literal bytes over all pieces, then the narrowest
- * conversions (" %d" before " %s"), then the fewest pieces. When several
- * entries share a piece's format, the one from the base's file wins, then
- * its module.
+ * Best = most literal bytes over all pieces, then the most pieces from
+ * the base's file, then the narrowest conversions (" %d" before " %s"),
+ * then the fewest pieces. When several entries share a piece's format,
+ * the one from the base's file wins, then its module.
  */
 #ifndef PI_CONT_H
 #define PI_CONT_H
@@ -51,6 +51,7 @@ struct chain_matcher {
 	struct chain_memo *memo;
 	size_t memo_cap;
 	unsigned long budget;		/* exact matches left for this line */
+	const struct pi_entry *base;	/* of the coverings being searched */
 };
 
 /* all must stay built (and its index alive) while c is used. */
