@@ -244,37 +244,44 @@ static bool collect(struct chain_matcher *c, size_t pos, size_t n, struct chain 
 	return true;
 }
 
-bool chain_match(struct chain_matcher *c, const char *msg, size_t n, int level,
-		 bool cont_only, struct chain *out)
+/* Size the memo for a message of n bytes and refill the budget. */
+static void chain_start(struct chain_matcher *c, size_t n)
 {
-	const char *nl = memchr(msg, '\n', n);
-	struct matcher *all = c->all;
-	struct match_result r;
-	struct score best = { 0 };
-	uint32_t h, best_fmt = 0;
-	size_t best_len = 0, others = 0, count;
-	bool found = false;
-
-	memset(out, 0, sizeof(*out));
-	if (nl)
-		n = nl - msg;
-	if (!c->cont_idx.n || !n)
-		return false;
 	if (c->memo_cap < n + 1) {
 		c->memo_cap = n + 1;
 		c->memo = xrealloc(c->memo, c->memo_cap * sizeof(*c->memo));
 	}
 	c->budget = CHAIN_BUDGET;
+}
 
-	if (cont_only) {
-		c->base = NULL;
-		memset(c->memo, 0, (n + 1) * sizeof(*c->memo));
-		out->lit_bytes = solve(c, msg, n, 0)->lit;
-		return c->memo[0].state == MEMO_FOUND && collect(c, 0, n, out);
-	}
+/* Is hit h of the full matcher an open-ended specific format, a base? */
+static bool base_hit(const struct matcher *all, uint32_t h)
+{
+	const struct fmt *f = &all->fmts[all->hits[h]];
 
-	/* base candidates: the open-ended formats matching a prefix */
-	matcher_match(all, msg, n, level, &r);
+	return all->hit_kind[h] == FMT_PREFIX && !f->generic && f->open_end;
+}
+
+/*
+ * The base search, on the hits c->all has from matching this very message
+ * (msg[0..n), n already cut at the newline): attribute_message() has them
+ * already, so the full matcher does not run twice.
+ */
+static bool chain_from_hits(struct chain_matcher *c, const char *msg, size_t n,
+			    int level, struct chain *out)
+{
+	struct matcher *all = c->all;
+	struct score best = { 0 };
+	uint32_t h, best_fmt = 0;
+	size_t best_len = 0, others = 0, count;
+	bool found = false;
+
+	for (h = 0; h < all->nhits; h++)
+		if (base_hit(all, h))
+			break;
+	if (h == all->nhits)
+		return false;
+	chain_start(c, n);
 	for (h = 0; h < all->nhits; h++) {
 		uint32_t k = all->hits[h];
 		const struct fmt *f = &all->fmts[k];
@@ -282,7 +289,7 @@ bool chain_match(struct chain_matcher *c, const char *msg, size_t n, int level,
 		bool base_ok = false;
 		uint32_t width;
 
-		if (all->hit_kind[h] != FMT_PREFIX || f->generic || !f->open_end)
+		if (!base_hit(all, h))
 			continue;
 		c->base = pick_base(all, k, level, &count);
 		if (!c->base)
@@ -335,13 +342,44 @@ bool chain_match(struct chain_matcher *c, const char *msg, size_t n, int level,
 	return true;
 }
 
+static size_t first_line(const char *msg, size_t n)
+{
+	const char *nl = memchr(msg, '\n', n);
+
+	return nl ? (size_t)(nl - msg) : n;
+}
+
+bool chain_match(struct chain_matcher *c, const char *msg, size_t n, int level,
+		 bool cont_only, struct chain *out)
+{
+	struct match_result r;
+
+	memset(out, 0, sizeof(*out));
+	n = first_line(msg, n);
+	if (!c->cont_idx.n || !n)
+		return false;
+	if (cont_only) {
+		chain_start(c, n);
+		c->base = NULL;
+		memset(c->memo, 0, (n + 1) * sizeof(*c->memo));
+		out->lit_bytes = solve(c, msg, n, 0)->lit;
+		return c->memo[0].state == MEMO_FOUND && collect(c, 0, n, out);
+	}
+	matcher_match(c->all, msg, n, level, &r);
+	return chain_from_hits(c, msg, n, level, out);
+}
+
 void attribute_message(struct chain_matcher *c, const char *msg, size_t n,
 		       int level, struct attribution *a)
 {
 	matcher_match(c->all, msg, n, level, &a->single);
 	a->chained = false;
-	if (a->single.status != MATCH_SPECIFIC || a->single.prefix)
-		a->chained = chain_match(c, msg, n, level, false, &a->chain);
+	if (a->single.status == MATCH_SPECIFIC && !a->single.prefix)
+		return;
+	n = first_line(msg, n);
+	memset(&a->chain, 0, sizeof(a->chain));
+	if (c->cont_idx.n && n)
+		a->chained = chain_from_hits(c, msg, n, level, &a->chain);
 }
 
 void chain_json(json_writer_t *w, const char *msg, const struct chain *ch)
