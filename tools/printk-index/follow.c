@@ -238,7 +238,8 @@ static void attribute_cont(struct follower *f, const struct kmsg_record *rec,
 {
 	*joined = false;
 	if (f->have_prev && f->prev_seq + 1 == rec->seq &&
-	    f->prev_facility == rec->facility) {
+	    f->prev_facility == rec->facility &&
+	    f->prev_text.len + rec->len <= KMSG_READ_MAX) {
 		sbuf_reset(&f->joined);
 		sbuf_add(&f->joined, f->prev_text.p, f->prev_text.len);
 		sbuf_add(&f->joined, rec->msg, rec->len);
@@ -286,7 +287,7 @@ static void attribute_record(struct follower *f, const struct kmsg_record *rec,
 static void remember(struct follower *f, const struct kmsg_record *rec, bool joined)
 {
 	/* a joined record continues the text before it */
-	if (!joined) {
+	if (!joined || f->prev_text.len + rec->len > KMSG_READ_MAX) {
 		sbuf_reset(&f->prev_text);
 		f->prev_level = rec->level;
 	}
@@ -407,7 +408,9 @@ static void handle_reload_request(struct follower *f)
 static int follow_kmsg(struct follower *f, int fd, bool no_wait,
 		       const sigset_t *waitmask)
 {
-	static char buf[KMSG_READ_MAX + 1];
+	/* twice what the kernel formats a record into: a read too small
+	 * for the next record would fail with EINVAL again and again */
+	static char buf[2 * KMSG_READ_MAX];
 	struct pollfd pfd = { .fd = fd, .events = POLLIN };
 	const struct timespec zero = { 0, 0 };
 	bool idle = false;
@@ -421,7 +424,11 @@ static int follow_kmsg(struct follower *f, int fd, bool no_wait,
 		if (stop_signal)
 			return EXIT_OK;
 		handle_reload_request(f);
-		n = read(fd, buf, KMSG_READ_MAX);
+		if (ferror(f->out)) {
+			p_err("writing the records: %s", strerror(errno));
+			return EXIT_ERR;
+		}
+		n = read(fd, buf, sizeof(buf));
 		if (n > 0) {
 			idle = false;
 			follower_record(f, buf, n);
@@ -447,7 +454,8 @@ static int follow_kmsg(struct follower *f, int fd, bool no_wait,
 }
 
 /* A file of records as "cat /dev/kmsg" prints them: a record is a line
- * not starting with a blank plus the dictionary lines after it. */
+ * not starting with a blank plus the dictionary lines after it, so it is
+ * written when the next one starts (or at the end, or on SIGTERM). */
 static int follow_file(struct follower *f, FILE *in, const char *name)
 {
 	struct sbuf rec = { 0 };
@@ -456,7 +464,7 @@ static int follow_file(struct follower *f, FILE *in, const char *name)
 	ssize_t len;
 	int ret = EXIT_OK;
 
-	while (!stop_signal && (len = getline(&line, &cap, in)) >= 0) {
+	while (!stop_signal && !ferror(f->out) && (len = getline(&line, &cap, in)) >= 0) {
 		handle_reload_request(f);
 		if (len && line[0] == ' ' && rec.len) {
 			sbuf_add(&rec, line, len);
@@ -468,10 +476,15 @@ static int follow_file(struct follower *f, FILE *in, const char *name)
 		if (len > 1 || (len == 1 && line[0] != '\n'))
 			sbuf_add(&rec, line, len);
 	}
-	if (rec.len && !stop_signal)
+	/* the last record: its dictionary lines, if any, have come */
+	if (rec.len)
 		follower_record(f, rec.p, rec.len);
 	if (ferror(in) && !stop_signal) {
 		p_err("%s: read error: %s", name, strerror(errno));
+		ret = EXIT_ERR;
+	}
+	if (ferror(f->out)) {
+		p_err("writing the records: %s", strerror(errno));
 		ret = EXIT_ERR;
 	}
 	free(line);
@@ -573,7 +586,9 @@ int do_match_follow(int argc, char **argv)
 	sa.sa_handler = on_stop;	/* no SA_RESTART: a blocked read returns */
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
+	/* a reload request must not end a blocking read of a pipe */
 	sa.sa_handler = on_hup;
+	sa.sa_flags = SA_RESTART;
 	sigaction(SIGHUP, &sa, NULL);
 	sigemptyset(&block);
 	sigaddset(&block, SIGINT);
