@@ -55,6 +55,18 @@ static size_t unescape(struct sbuf *buf, const char *s, size_t n)
 	return start;
 }
 
+/* The kernel's keys are SUBSYSTEM, DEVICE and the like: printable, no
+ * blank; anything else is not a dictionary line. */
+static bool plain_key(const char *k, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if ((unsigned char)k[i] <= ' ' || (unsigned char)k[i] >= 127)
+			return false;
+	return true;
+}
+
 int kmsg_parse_record(const char *rec, size_t len, struct kmsg_record *out,
 		      struct sbuf *buf, struct pi_err *err)
 {
@@ -109,7 +121,7 @@ int kmsg_parse_record(const char *rec, size_t len, struct kmsg_record *out,
 		if (*line != ' ' || out->ndict == KMSG_MAX_DICT)
 			continue;
 		eq = memchr(line, '=', eol - line);
-		if (!eq || eq == line + 1)
+		if (!eq || eq == line + 1 || !plain_key(line + 1, eq - (line + 1)))
 			continue;
 		key_off[out->ndict] = buf->len;
 		sbuf_add(buf, line + 1, eq - (line + 1));

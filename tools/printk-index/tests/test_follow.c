@@ -20,6 +20,7 @@ static void test_records(void)
 		"3,104,5000030,-;pi_sample pi_sample: device error x\n"
 		" SUBSYSTEM=platform\n"
 		" DEVICE=+platform:pi\\x5csample\n";
+	static const char odd_keys[] = "6,1,2,-;m\n A B=1\n \x01=2\n OK=3";
 	static const char escaped[] = "6,7,8,-;tab\\x09nl\\x0aback\\x5c bad\\xZZ end\\x4";
 
 	CHECK_INT(kmsg_parse_record(with_dict, sizeof(with_dict) - 1, &r, &buf, &err), 0);
@@ -51,9 +52,15 @@ static void test_records(void)
 	CHECK_INT(r.flag, '+');
 	CHECK_INT(r.len, 0);
 	/* a malformed dictionary line is skipped, the record kept */
-	CHECK_INT(kmsg_parse_record("6,1,2,-;m\n NOEQUALS\n =x\nnot dict\n K=v", 36, &r, &buf, &err), 0);
+	CHECK_INT(kmsg_parse_record("6,1,2,-;m\n NOEQUALS\n =x\nnot dict\n K=v", 37, &r, &buf, &err), 0);
 	CHECK_INT(r.ndict, 1);
 	CHECK_STR(r.dict[0].key, "K");
+	CHECK_STR(r.dict[0].value, "v");
+	/* keys are printable without blanks, as the kernel's are */
+	CHECK_INT(kmsg_parse_record(odd_keys, sizeof(odd_keys) - 1, &r, &buf, &err), 0);
+	CHECK_INT(r.ndict, 1);
+	CHECK_STR(r.dict[0].key, "OK");
+	CHECK_STR(r.dict[0].value, "3");
 
 	CHECK_INT(kmsg_parse_record("garbage", 7, &r, &buf, &err), -1);
 	CHECK_STR(err.msg, "kmsg record without ';' after its header");
