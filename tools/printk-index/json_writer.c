@@ -141,6 +141,15 @@ static void put_string(json_writer_t *self, const char *str, size_t len)
 	while (i < len) {
 		unsigned char c = s[i];
 
+		/* plain ASCII in one write: most of any log message */
+		for (n = i; n < len && s[n] >= 0x20 && s[n] < 0x7f &&
+			    s[n] != '"' && s[n] != '\\'; n++)
+			;
+		if (n > i) {
+			fwrite(s + i, 1, n - i, o);
+			i = n;
+			continue;
+		}
 		switch (c) {
 		case '"': fputs("\\\"", o); i++; continue;
 		case '\\': fputs("\\\\", o); i++; continue;

@@ -20,6 +20,7 @@ static int do_help(int argc, char **argv)
 		"\n"
 		"  printk-index list  [-j] [SOURCE...]\n"
 		"  printk-index match [-j] [-v] [--index SOURCE] [FILE|-]\n"
+		"  printk-index match --follow [--from-start] [--no-wait] [--index SOURCE] [/dev/kmsg|FILE|-]\n"
 		"  printk-index diff  [-j] [-v] OLD NEW\n"
 		"  printk-index extract [-j] [-o OUTDIR] vmlinux|module.ko|build-dir...\n"
 		"  printk-index help\n"

@@ -10,13 +10,20 @@
  * (then MODULE, FILE:LINE and FUNCTION are "-"). OTHERS counts the other
  * index entries that can produce the line. A summary goes to stderr, or is
  * the last element of the JSON array.
+ *
+ * A line that no format prints whole but a base format without newline
+ * followed by KERN_CONT formats does (cont.h) is reported on its base
+ * entry, with OTHERS counting the other possible bases; -v lists the
+ * pieces, and the JSON object gets a "pieces" array.
  */
 #include <errno.h>
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "cont.h"
 #include "escape.h"
+#include "follow.h"
 #include "index.h"
 #include "logline.h"
 #include "main.h"
@@ -39,14 +46,34 @@ static const char *status_name(enum match_status s)
 	}
 }
 
-static void print_text(size_t lineno, const struct log_line *ll,
-		       const struct match_result *r)
+/* The entry a line is reported on, and how many others could be it. */
+static const struct pi_entry *reported_entry(const struct attribution *a,
+					     size_t *others)
 {
-	const struct pi_entry *e = r->best;
+	if (a->chained) {
+		*others = a->chain.others;
+		return a->chain.p[0].e;
+	}
+	*others = a->single.nmatch ? a->single.nmatch - 1 : 0;
+	return a->single.best;
+}
+
+static const char *reported_status(const struct attribution *a)
+{
+	return a->chained ? status_name(MATCH_SPECIFIC) : status_name(a->single.status);
+}
+
+static void print_text(size_t lineno, const struct log_line *ll,
+		       const struct attribution *a)
+{
+	const struct match_result *r = &a->single;
+	size_t others, i;
+	const struct pi_entry *e = reported_entry(a, &others);
+	char lvl[16];
 
 	if (e)
-		printf("%zu %s %s %s:%u %s +%zu\n", lineno, status_name(r->status),
-		       e->module, e->file, e->line, e->func, r->nmatch - 1);
+		printf("%zu %s %s %s:%u %s +%zu\n", lineno, reported_status(a),
+		       e->module, e->file, e->line, e->func, others);
 	else
 		printf("%zu unattributed - - - +0\n", lineno);
 	if (!verbose)
@@ -54,9 +81,17 @@ static void print_text(size_t lineno, const struct log_line *ll,
 	printf("    %s level %d: \"", log_kind_name(ll->kind), ll->level);
 	pi_escape_file(stdout, ll->msg, ll->len);
 	printf("\"\n");
-	if (e) {
-		char lvl[16];
+	if (a->chained) {
+		for (i = 0; i < a->chain.n; i++) {
+			const struct chain_piece *p = &a->chain.p[i];
 
+			pi_level_str(p->e, lvl);
+			printf("    %s %s %s:%u %s \"", i ? "continued by" : "pieces: base",
+			       lvl, p->e->file, p->e->line, p->e->func);
+			pi_escape_file(stdout, p->e->fmt, p->e->fmt_len);
+			printf("\"\n");
+		}
+	} else if (e) {
 		pi_level_str(e, lvl);
 		printf("    %s%s \"", r->prefix ? "prefix of " : "", lvl);
 		pi_escape_file(stdout, e->fmt, e->fmt_len);
@@ -65,8 +100,11 @@ static void print_text(size_t lineno, const struct log_line *ll,
 }
 
 static void print_json(size_t lineno, const struct log_line *ll,
-		       const struct match_result *r)
+		       const struct attribution *a)
 {
+	size_t others;
+	const struct pi_entry *e = reported_entry(a, &others);
+
 	jsonw_start_object(json_wtr);
 	jsonw_uint_field(json_wtr, "lineno", lineno);
 	jsonw_string_field(json_wtr, "input", log_kind_name(ll->kind));
@@ -79,14 +117,16 @@ static void print_json(size_t lineno, const struct log_line *ll,
 		jsonw_name(json_wtr, "message");
 		jsonw_string_len(json_wtr, ll->msg, ll->len);
 	}
-	jsonw_string_field(json_wtr, "status", status_name(r->status));
-	jsonw_bool_field(json_wtr, "prefix", r->prefix);
-	jsonw_uint_field(json_wtr, "others", r->nmatch ? r->nmatch - 1 : 0);
+	jsonw_string_field(json_wtr, "status", reported_status(a));
+	jsonw_bool_field(json_wtr, "prefix", !a->chained && a->single.prefix);
+	jsonw_uint_field(json_wtr, "others", others);
 	jsonw_name(json_wtr, "entry");
-	if (r->best)
-		pi_json_entry(json_wtr, r->best);
+	if (e)
+		pi_json_entry(json_wtr, e);
 	else
 		jsonw_null(json_wtr);
+	if (a->chained)
+		chain_json(json_wtr, ll->msg, &a->chain);
 	jsonw_end_object(json_wtr);
 }
 
@@ -102,6 +142,7 @@ int do_match(int argc, char **argv)
 	const char *index_src = NULL, *input = "-", *used;
 	struct pi_index idx;
 	struct matcher m;
+	struct chain_matcher chains;
 	struct stats st = { 0 };
 	struct sbuf scratch = { 0 };
 	struct pi_err err;
@@ -111,6 +152,11 @@ int do_match(int argc, char **argv)
 	FILE *in = stdin;
 	int opt, ret = EXIT_ERR;
 
+	/* --follow reads a live stream: a loop and options of its own */
+	for (opt = 1; opt < argc && strcmp(argv[opt], "--"); opt++)
+		if (!strcmp(argv[opt], "--follow"))
+			return do_match_follow(argc, argv);
+
 	while ((opt = getopt_long(argc, argv, "jpvi:", opts, NULL)) >= 0) {
 		switch (opt) {
 		case 'j': json_output = true; break;
@@ -118,7 +164,8 @@ int do_match(int argc, char **argv)
 		case 'v': verbose++; break;
 		case 'i': index_src = optarg; break;
 		default:
-			fprintf(stderr, "Usage: printk-index match [-j] [-v] [--index SOURCE] [FILE|-]\n");
+			fprintf(stderr, "Usage: printk-index match [-j] [-v] [--index SOURCE] [FILE|-]\n"
+					"       printk-index match --follow [--from-start] [--no-wait] [--index SOURCE] [/dev/kmsg|FILE|-]\n");
 			return EXIT_ERR;
 		}
 	}
@@ -145,13 +192,14 @@ int do_match(int argc, char **argv)
 		}
 	}
 	matcher_build(&m, &idx);
+	chain_init(&chains, &m);
 
 	json_begin();
 	if (json_output)
 		jsonw_start_array(json_wtr);
 	while ((len = getline(&line, &cap, in)) >= 0) {
 		struct log_line ll;
-		struct match_result r;
+		struct attribution a;
 
 		lineno++;
 		if (len && line[len - 1] == '\n')
@@ -165,19 +213,19 @@ int do_match(int argc, char **argv)
 		}
 		st.lines++;
 		if (ll.len <= PI_MAX_MSG)
-			matcher_match(&m, ll.msg, ll.len, ll.level, &r);
+			attribute_message(&chains, ll.msg, ll.len, ll.level, &a);
 		else
-			memset(&r, 0, sizeof(r));
-		if (r.status == MATCH_SPECIFIC)
+			memset(&a, 0, sizeof(a));
+		if (a.chained || a.single.status == MATCH_SPECIFIC)
 			st.attributed++;
-		else if (r.status == MATCH_GENERIC)
+		else if (a.single.status == MATCH_GENERIC)
 			st.generic++;
 		else
 			st.unattributed++;
 		if (json_output)
-			print_json(lineno, &ll, &r);
+			print_json(lineno, &ll, &a);
 		else
-			print_text(lineno, &ll, &r);
+			print_text(lineno, &ll, &a);
 	}
 	if (ferror(in)) {
 		p_err("%s: read error: %s", input, strerror(errno));
@@ -207,6 +255,7 @@ out:
 		fclose(in);
 	free(line);
 	sbuf_free(&scratch);
+	chain_free(&chains);
 	matcher_free(&m);
 	pi_index_free(&idx);
 	return ret;

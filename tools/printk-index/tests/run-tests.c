@@ -24,6 +24,7 @@ int main(int argc, char **argv)
 	test_dp();
 	test_logline();
 	test_matcher();
+	test_follow();
 	test_cli();
 	test_elf();
 	fflush(stderr);

@@ -76,5 +76,6 @@ void test_logline(void);
 void test_matcher(void);
 void test_cli(void);
 void test_elf(void);
+void test_follow(void);
 
 #endif

@@ -1,0 +1,408 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <stdlib.h>
+#include <string.h>
+
+#include "cont.h"
+
+/* Exact matches tried per line before giving up on a covering: a line
+ * of 1000 bytes against a few open-ended formats stays well below it. */
+#define CHAIN_BUDGET 50000
+
+enum { MEMO_UNKNOWN, MEMO_NONE, MEMO_FOUND };
+
+/* The best covering of msg[pos..n) by continuation pieces. */
+struct chain_memo {
+	uint8_t state;
+	uint32_t lit, near, width, npieces;	/* score of the whole covering */
+	uint32_t fmt, len;		/* its first piece */
+};
+
+struct score {
+	uint32_t lit, near, width, npieces;
+};
+
+static bool better(const struct score *a, const struct score *b)
+{
+	if (a->lit != b->lit)
+		return a->lit > b->lit;
+	if (a->near != b->near)
+		return a->near > b->near;
+	if (a->width != b->width)
+		return a->width < b->width;
+	return a->npieces < b->npieces;
+}
+
+/* How many byte values the conversions can print, summed: "%d" is
+ * narrower than "%s", which tells apart pieces with equal literals. */
+static uint32_t fmt_width(const struct fmt *f)
+{
+	uint32_t k, w = 0;
+
+	for (k = 0; k < f->ntok; k++) {
+		const struct fmt_tok *t = &f->tok[k];
+
+		if (t->kind == TK_LIT)
+			continue;
+		if (t->cls_all)
+			w += 256;
+		else
+			w += __builtin_popcountll(t->cls[0]) + __builtin_popcountll(t->cls[1]) +
+			     __builtin_popcountll(t->cls[2]) + __builtin_popcountll(t->cls[3]);
+	}
+	return w;
+}
+
+void chain_init(struct chain_matcher *c, struct matcher *all)
+{
+	const struct pi_index *idx = all->idx;
+	size_t i;
+	uint32_t k;
+
+	memset(c, 0, sizeof(*c));
+	c->all = all;
+	pi_index_init(&c->cont_idx);
+	for (i = 0; i < idx->n; i++)
+		if (idx->v[i].cont)
+			pi_index_push(&c->cont_idx, &idx->v[i]);
+	matcher_build(&c->cont, &c->cont_idx);
+	/* a piece like " %d" is generic on its own, and is exactly what
+	 * continuations are made of: try them even next to specific hits */
+	c->cont.always_generic = true;
+	c->cont_width = xcalloc(c->cont.nfmt + 1, sizeof(uint32_t));
+	for (k = 0; k < c->cont.nfmt; k++)
+		c->cont_width[k] = fmt_width(&c->cont.fmts[k]);
+}
+
+void chain_free(struct chain_matcher *c)
+{
+	matcher_free(&c->cont);
+	pi_index_free(&c->cont_idx);
+	free(c->cont_width);
+	free(c->memo);
+	memset(c, 0, sizeof(*c));
+}
+
+/* 1 when one of format k's entries is in the base's file: pr_cont()
+ * pieces come from the same code as their base. */
+static uint32_t near_base(const struct chain_matcher *c, uint32_t k)
+{
+	const struct matcher *m = &c->cont;
+	uint32_t e;
+
+	if (!c->base)
+		return 0;
+	for (e = m->ent_start[k]; e < m->ent_start[k + 1]; e++) {
+		const struct pi_entry *ent = &m->idx->v[m->ents[e]];
+
+		if (!strcmp(ent->file, c->base->file) && !strcmp(ent->module, c->base->module))
+			return 1;
+	}
+	return 0;
+}
+
+static bool spend(struct chain_matcher *c)
+{
+	if (!c->budget)
+		return false;
+	c->budget--;
+	return true;
+}
+
+static const struct chain_memo *solve(struct chain_matcher *c, const char *msg,
+				      size_t n, size_t pos)
+{
+	struct chain_memo *memo = &c->memo[pos];
+	struct match_result r;
+	uint32_t *hits, *kinds, nhits, h;
+	struct score best = { 0 }, cand;
+
+	if (memo->state != MEMO_UNKNOWN)
+		return memo;
+	memo->state = MEMO_NONE;
+	if (!spend(c))
+		return memo;
+	matcher_match(&c->cont, msg + pos, n - pos, -1, &r);
+	/* the recursion reuses the matcher: keep this offset's hits */
+	nhits = c->cont.nhits;
+	hits = xmalloc((nhits + 1) * sizeof(*hits) * 2);
+	kinds = hits + nhits;
+	for (h = 0; h < nhits; h++) {
+		hits[h] = c->cont.hits[h];
+		kinds[h] = c->cont.hit_kind[h];
+	}
+	for (h = 0; h < nhits; h++) {
+		const struct fmt *f = &c->cont.fmts[hits[h]];
+		uint32_t lit = f->lit_bytes, width = c->cont_width[hits[h]];
+		uint32_t near = near_base(c, hits[h]);
+		size_t len, max_len;
+
+		if (kinds[h] == FMT_FULL) {
+			cand = (struct score){ lit, near, width, 1 };
+			if (memo->state == MEMO_NONE || better(&cand, &best)) {
+				best = cand;
+				memo->state = MEMO_FOUND;
+				memo->fmt = hits[h];
+				memo->len = n - pos;
+			}
+		}
+		if (!f->open_end)
+			continue;
+		max_len = f->max_len < n - pos ? f->max_len : n - pos - 1;
+		for (len = f->min_len ? f->min_len : 1; len <= max_len; len++) {
+			const struct chain_memo *rest;
+
+			if (!spend(c))
+				break;
+			if (fmt_match(f, msg + pos, len) != FMT_FULL)
+				continue;
+			rest = solve(c, msg, n, pos + len);
+			if (rest->state != MEMO_FOUND)
+				continue;
+			cand = (struct score){ lit + rest->lit, near + rest->near,
+					       width + rest->width, 1 + rest->npieces };
+			if (memo->state == MEMO_NONE || better(&cand, &best)) {
+				best = cand;
+				memo->state = MEMO_FOUND;
+				memo->fmt = hits[h];
+				memo->len = len;
+			}
+		}
+	}
+	free(hits);
+	memo->lit = best.lit;
+	memo->near = best.near;
+	memo->width = best.width;
+	memo->npieces = best.npieces;
+	return memo;
+}
+
+static bool level_fits(const struct pi_entry *e, int level)
+{
+	return level < 0 || e->level == PI_LEVEL_DEFAULT || e->level == level;
+}
+
+/* The entry of format k to report for a base piece: as matcher_match()
+ * picks, an exact level before the default one. */
+static const struct pi_entry *pick_base(const struct matcher *m, uint32_t k,
+					int level, size_t *count)
+{
+	const struct pi_entry *pick = NULL;
+	uint32_t e;
+
+	*count = 0;
+	for (e = m->ent_start[k]; e < m->ent_start[k + 1]; e++) {
+		const struct pi_entry *ent = &m->idx->v[m->ents[e]];
+
+		if (!level_fits(ent, level))
+			continue;
+		(*count)++;
+		if (!pick || (pick->level != level && ent->level == level))
+			pick = ent;
+	}
+	return pick;
+}
+
+/* A continuation piece: from the base's file if one is, then its module. */
+static const struct pi_entry *pick_piece(const struct matcher *m, uint32_t k,
+					 const struct pi_entry *base)
+{
+	const struct pi_entry *pick = NULL;
+	uint32_t e;
+	int rank = -1;
+
+	for (e = m->ent_start[k]; e < m->ent_start[k + 1]; e++) {
+		const struct pi_entry *ent = &m->idx->v[m->ents[e]];
+		bool same_mod = base && !strcmp(ent->module, base->module);
+		int r = same_mod && !strcmp(ent->file, base->file) ? 2 : same_mod;
+
+		if (r > rank) {
+			rank = r;
+			pick = ent;
+		}
+	}
+	return pick;
+}
+
+/* Walk the memo from pos to the end, appending the pieces to out. */
+static bool collect(struct chain_matcher *c, size_t pos, size_t n, struct chain *out)
+{
+	const struct pi_entry *base = out->n ? out->p[0].e : NULL;
+
+	while (pos < n) {
+		const struct chain_memo *memo = &c->memo[pos];
+
+		if (memo->state != MEMO_FOUND || out->n == CHAIN_MAX)
+			return false;
+		out->p[out->n].e = pick_piece(&c->cont, memo->fmt, base);
+		out->p[out->n].off = pos;
+		out->p[out->n].len = memo->len;
+		if (!base)
+			base = out->p[out->n].e;
+		out->n++;
+		pos += memo->len;
+	}
+	return true;
+}
+
+/* Size the memo for a message of n bytes and refill the budget. */
+static void chain_start(struct chain_matcher *c, size_t n)
+{
+	if (c->memo_cap < n + 1) {
+		c->memo_cap = n + 1;
+		c->memo = xrealloc(c->memo, c->memo_cap * sizeof(*c->memo));
+	}
+	c->budget = CHAIN_BUDGET;
+}
+
+/* Is hit h of the full matcher an open-ended specific format, a base? */
+static bool base_hit(const struct matcher *all, uint32_t h)
+{
+	const struct fmt *f = &all->fmts[all->hits[h]];
+
+	return all->hit_kind[h] == FMT_PREFIX && !f->generic && f->open_end;
+}
+
+/*
+ * The base search, on the hits c->all has from matching this very message
+ * (msg[0..n), n already cut at the newline): attribute_message() has them
+ * already, so the full matcher does not run twice.
+ */
+static bool chain_from_hits(struct chain_matcher *c, const char *msg, size_t n,
+			    int level, struct chain *out)
+{
+	struct matcher *all = c->all;
+	struct score best = { 0 };
+	uint32_t h, best_fmt = 0;
+	size_t best_len = 0, others = 0, count;
+	bool found = false;
+
+	for (h = 0; h < all->nhits; h++)
+		if (base_hit(all, h))
+			break;
+	if (h == all->nhits)
+		return false;
+	chain_start(c, n);
+	for (h = 0; h < all->nhits; h++) {
+		uint32_t k = all->hits[h];
+		const struct fmt *f = &all->fmts[k];
+		size_t len, max_len;
+		bool base_ok = false;
+		uint32_t width;
+
+		if (!base_hit(all, h))
+			continue;
+		c->base = pick_base(all, k, level, &count);
+		if (!c->base)
+			continue;
+		/* the scores depend on the base's file: a fresh memo */
+		memset(c->memo, 0, (n + 1) * sizeof(*c->memo));
+		width = fmt_width(f);
+		max_len = f->max_len < n ? f->max_len : n - 1;
+		for (len = f->min_len ? f->min_len : 1; len <= max_len; len++) {
+			const struct chain_memo *rest;
+			struct score cand;
+
+			if (!spend(c))
+				break;
+			if (fmt_match(f, msg, len) != FMT_FULL)
+				continue;
+			rest = solve(c, msg, n, len);
+			if (rest->state != MEMO_FOUND)
+				continue;
+			base_ok = true;
+			cand = (struct score){ f->lit_bytes + rest->lit, rest->near,
+					       width + rest->width, 1 + rest->npieces };
+			if (!found || better(&cand, &best)) {
+				found = true;
+				best = cand;
+				best_fmt = k;
+				best_len = len;
+			}
+		}
+		if (base_ok)
+			others += count;
+	}
+	if (!found)
+		return false;
+	/* the memo holds the last base's coverings: redo the best one's */
+	c->base = pick_base(all, best_fmt, level, &count);
+	memset(c->memo, 0, (n + 1) * sizeof(*c->memo));
+	c->budget = CHAIN_BUDGET;
+	solve(c, msg, n, best_len);
+	out->p[0].e = c->base;
+	out->p[0].off = 0;
+	out->p[0].len = best_len;
+	out->n = 1;
+	out->others = others - 1;
+	out->lit_bytes = best.lit;
+	if (!collect(c, best_len, n, out)) {
+		memset(out, 0, sizeof(*out));
+		return false;
+	}
+	return true;
+}
+
+static size_t first_line(const char *msg, size_t n)
+{
+	const char *nl = memchr(msg, '\n', n);
+
+	return nl ? (size_t)(nl - msg) : n;
+}
+
+bool chain_match(struct chain_matcher *c, const char *msg, size_t n, int level,
+		 bool cont_only, struct chain *out)
+{
+	struct match_result r;
+
+	memset(out, 0, sizeof(*out));
+	n = first_line(msg, n);
+	if (!c->cont_idx.n || !n)
+		return false;
+	if (cont_only) {
+		chain_start(c, n);
+		c->base = NULL;
+		memset(c->memo, 0, (n + 1) * sizeof(*c->memo));
+		out->lit_bytes = solve(c, msg, n, 0)->lit;
+		return c->memo[0].state == MEMO_FOUND && collect(c, 0, n, out);
+	}
+	matcher_match(c->all, msg, n, level, &r);
+	return chain_from_hits(c, msg, n, level, out);
+}
+
+void attribute_message(struct chain_matcher *c, const char *msg, size_t n,
+		       int level, struct attribution *a)
+{
+	matcher_match(c->all, msg, n, level, &a->single);
+	a->chained = false;
+	if (a->single.status == MATCH_SPECIFIC && !a->single.prefix)
+		return;
+	n = first_line(msg, n);
+	memset(&a->chain, 0, sizeof(a->chain));
+	if (c->cont_idx.n && n)
+		a->chained = chain_from_hits(c, msg, n, level, &a->chain);
+}
+
+void chain_json(json_writer_t *w, const char *msg, const struct chain *ch)
+{
+	size_t i;
+
+	jsonw_name(w, "pieces");
+	jsonw_start_array(w);
+	for (i = 0; i < ch->n; i++) {
+		const struct pi_entry *e = ch->p[i].e;
+
+		jsonw_start_object(w);
+		jsonw_string_field(w, "module", e->module);
+		jsonw_int_field(w, "level", e->level);
+		jsonw_bool_field(w, "cont", e->cont);
+		jsonw_string_field(w, "file", e->file);
+		jsonw_uint_field(w, "line", e->line);
+		jsonw_string_field(w, "function", e->func);
+		jsonw_name(w, "format");
+		jsonw_string_len(w, e->fmt, e->fmt_len);
+		jsonw_name(w, "text");
+		jsonw_string_len(w, msg + ch->p[i].off, ch->p[i].len);
+		jsonw_end_object(w);
+	}
+	jsonw_end_array(w);
+}

@@ -1,0 +1,91 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Lines assembled from KERN_CONT pieces: pr_info("counting:") followed by
+ * pr_cont(" %d", n) and pr_cont(" done\n") print "counting: 2 done", which
+ * no single format prints (the base one only as a prefix).
+ *
+ * The search: the base piece is a format without a trailing newline
+ * (fmt.open_end) that the full matcher finds as a prefix match; for every
+ * length at which it prints exactly the start of the line, the rest must be
+ * a sequence of continuation formats (entries flagged KERN_CONT, in a
+ * matcher of their own). The best covering of each rest offset is
+ * memoized, so the work is bounded by offsets x candidate formats x split
+ * lengths, and a step budget caps pathological lines.
+ *
+ * Best = most literal bytes over all pieces, then the most pieces from
+ * the base's file, then the narrowest conversions (" %d" before " %s"),
+ * then the fewest pieces. When several entries share a piece's format,
+ * the one from the base's file wins, then its module.
+ */
+#ifndef PI_CONT_H
+#define PI_CONT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "index.h"
+#include "json_writer.h"
+#include "matcher.h"
+
+#define CHAIN_MAX 16
+
+struct chain_piece {
+	const struct pi_entry *e;
+	size_t off, len;	/* the piece's text in the message */
+};
+
+struct chain {
+	size_t n;		/* pieces, the base first */
+	struct chain_piece p[CHAIN_MAX];
+	size_t others;		/* other entries that can be the base */
+	uint32_t lit_bytes;	/* literal bytes of all pieces' formats */
+};
+
+struct chain_memo;
+
+struct chain_matcher {
+	struct matcher *all;		/* borrowed, built over the index */
+	struct pi_index cont_idx;	/* copies of the KERN_CONT entries */
+	struct matcher cont;
+	uint32_t *cont_width;		/* per cont format: see fmt_width() */
+	struct chain_memo *memo;
+	size_t memo_cap;
+	unsigned long budget;		/* exact matches left for this line */
+	const struct pi_entry *base;	/* of the coverings being searched */
+};
+
+/* all must stay built (and its index alive) while c is used. */
+void chain_init(struct chain_matcher *c, struct matcher *all);
+void chain_free(struct chain_matcher *c);
+
+/*
+ * Split msg[0..n) (cut at its first newline) into a base piece and
+ * continuation pieces; with cont_only, into continuation pieces only (a
+ * record the kernel flagged as a continuation). level is the line's, or
+ * -1. Returns true and fills out (at least two pieces, or one with
+ * cont_only) when a covering exists.
+ */
+bool chain_match(struct chain_matcher *c, const char *msg, size_t n, int level,
+		 bool cont_only, struct chain *out);
+
+
+
+/*
+ * What "match" and "match --follow" report for one message: the single
+ * best format, or, when none prints the whole line (only a prefix, or
+ * nothing specific), a covering by KERN_CONT pieces if there is one.
+ */
+struct attribution {
+	struct match_result single;
+	bool chained;
+	struct chain chain;
+};
+
+void attribute_message(struct chain_matcher *c, const char *msg, size_t n,
+		       int level, struct attribution *a);
+
+/* "pieces": [{"module", "level", "cont", "file", "line", "function",
+ * "format", "text"}...], the base first; msg is the chained message. */
+void chain_json(json_writer_t *w, const char *msg, const struct chain *ch);
+
+#endif
