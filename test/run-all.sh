@@ -1,10 +1,13 @@
 #!/bin/bash
-# 'make test': host tests, then the boot tests; one summary line at the end.
+# 'make test': the boot tests, then the host tests; one summary line at the end.
+# Boot tests first because they build the default kernel and the sample
+# modules, which the tool's host tests read (extract of vmlinux and .ko
+# files against the goldens); on a fresh clone those cases would skip.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 start=$(date +%s)
 total_p=0 total_f=0
-for step in "$top/test/run-host-tests.sh" "$top/test/boot-test.sh $*"; do
+for step in "$top/test/boot-test.sh $*" "$top/test/run-host-tests.sh"; do
 	out=$(mktemp)
 	$step 2>&1 | tee "$out"
 	line=$(tail -n 1 "$out")

@@ -52,6 +52,8 @@ ktap_done() {
 SYSFS_INDEX=/sys/kernel/printk_index
 DEBUGFS_INDEX=/sys/kernel/debug/printk/index
 MODULES=/lib/modules
+# The kernel log as it was when the tests started (saved by the guest's init).
+BOOT_DMESG=/tmp/boot.dmesg
 
 HEADER='# <level/flags> filename:line function "format"'
 

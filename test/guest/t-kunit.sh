@@ -1,9 +1,11 @@
 # The printk index's KUnit suite (CONFIG_PRINTK_INDEX_KUNIT_TEST) ran at boot
 # in the kernel; its KTAP is in the kernel log.  Each of its cases becomes
-# one result here, so a failing KUnit case fails the run by name.
+# one result here, so a failing KUnit case fails the run by name.  It reads
+# the boot log init saved: by now other tests may have flooded the ring
+# buffer or cleared it.
 . ./lib.sh
 
-dmesg > /tmp/dmesg
+cp $BOOT_DMESG /tmp/dmesg
 # The suite's block: from its "# Subtest:" line to its own result line.
 sed -n '/^    # Subtest: printk_index$/,/^\(not \)\{0,1\}ok [0-9]* printk_index$/p' /tmp/dmesg > /tmp/kunit
 if [ "$VARIANT" = noindex ]; then
@@ -17,7 +19,8 @@ cases=$(grep -cE '^ +(not )?ok [0-9]+ ' /tmp/kunit)
 ktap_plan $((cases + 1))
 if [ ! -s /tmp/kunit ]; then
 	# A debug kernel logs so much at boot that a small ring buffer loses
-	# the suite's lines (qemu/debug.args asks for a larger one).
+	# the suite's lines before init saves them (qemu/debug.args asks for a
+	# larger one).
 	fail "KUnit suite printk_index ran and passed" "the suite's KTAP is not in dmesg" \
 		"$(grep -c . /tmp/dmesg) lines in dmesg, first: $(head -n 1 /tmp/dmesg)"
 	ktap_done

@@ -19,8 +19,7 @@ check "list vmlinux prints the file back byte for byte" sh -c \
 	"printk-index list $idx/vmlinux | cmp - $idx/vmlinux"
 check "list of the whole folder parses every file" sh -c "printk-index list > /tmp/all"
 # The boot log: everything the kernel printed before any module was loaded.
-dmesg > /tmp/boot.log
-printk-index match /tmp/boot.log > /tmp/boot.match 2> /tmp/boot.summary
+printk-index match $BOOT_DMESG > /tmp/boot.match 2> /tmp/boot.summary
 check "every boot log line is attributed ($(cat /tmp/boot.summary))" \
 	grep -q ' 0 unattributed' /tmp/boot.summary
 
