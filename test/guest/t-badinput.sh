@@ -10,7 +10,7 @@
 
 sys_cases=17
 dbg_cases=7
-mod_cases=4
+mod_cases=5
 ktap_plan $((sys_cases + dbg_cases + mod_cases))
 
 # expect NAME "EXPECTED LINE" FILE OP ARGS...: pi_io's line must be EXPECTED.
@@ -68,8 +68,15 @@ long=pi_longest_possible_module_name_0123456789_abcdefghijkl
 insmod $MODULES/pi_empty.ko
 check "a module without printk: header only, in both views" sh -c \
 	"cmp $SYSFS_INDEX/pi_empty /test/pi_empty.golden && { ! test -d $DEBUGFS_INDEX || cmp $DEBUGFS_INDEX/pi_empty /test/pi_empty.golden; }"
+# A reader that keeps the file open across rmmod gets -ENODEV, as the ABI
+# document says, not the module's freed entries.
+exec 3< $SYSFS_INDEX/pi_empty
 rmmod pi_empty
 check "pi_empty is gone after rmmod" test ! -e $SYSFS_INDEX/pi_empty
+got=$(cat <&3 2>&1 >/dev/null)
+exec 3<&-
+check "a file held open across rmmod reads ENODEV ($got)" \
+	test "$got" = "cat: read error: No such device"
 insmod $MODULES/$long.ko
 check "a module name of maximum length (55)" same_file $SYSFS_INDEX/$long /test/pi_longname.golden
 rmmod $long
