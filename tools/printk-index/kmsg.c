@@ -4,17 +4,6 @@
 
 #include "kmsg.h"
 
-static int hexval(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 /* A decimal field of the header up to the next ','; no overflow. */
 static int header_number(const char **p, const char *end, uint64_t *v)
 {
@@ -44,7 +33,7 @@ static size_t unescape(struct sbuf *buf, const char *s, size_t n)
 
 	for (i = 0; i < n; i++) {
 		if (s[i] == '\\' && n - i >= 4 && s[i + 1] == 'x' &&
-		    (hi = hexval(s[i + 2])) >= 0 && (lo = hexval(s[i + 3])) >= 0) {
+		    (hi = hex_digit_value(s[i + 2])) >= 0 && (lo = hex_digit_value(s[i + 3])) >= 0) {
 			sbuf_addc(buf, (char)(hi << 4 | lo));
 			i += 3;
 		} else {

@@ -114,17 +114,6 @@ static void caller_id(struct cur *c)
 	}
 }
 
-static int hexval(char c)
-{
-	if (is_digit(c))
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 /* "pri,seq,usec,flags[,more...];" - msg_add_ext_text() escapes bytes
  * below ' ', from 127 on, and '\' as \xNN */
 static int kmsg(struct cur *c, struct log_line *out, struct sbuf *buf)
@@ -154,7 +143,7 @@ static int kmsg(struct cur *c, struct log_line *out, struct sbuf *buf)
 		int hi, lo;
 
 		if (*p == '\\' && t.end - p >= 4 && p[1] == 'x' &&
-		    (hi = hexval(p[2])) >= 0 && (lo = hexval(p[3])) >= 0) {
+		    (hi = hex_digit_value(p[2])) >= 0 && (lo = hex_digit_value(p[3])) >= 0) {
 			sbuf_addc(buf, (char)(hi << 4 | lo));
 			p += 3;
 		} else {

@@ -51,7 +51,20 @@ static inline void sbuf_addc(struct sbuf *b, char c)
 	b->p[b->len] = '\0';
 }
 void sbuf_reset(struct sbuf *b);
+
 void sbuf_free(struct sbuf *b);
+
+/* The value of a hexadecimal digit (either case), or -1. */
+static inline int hex_digit_value(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
 
 /* Bump allocator: index entries are never freed one by one. */
 struct arena {
