@@ -51,7 +51,6 @@ static inline void sbuf_addc(struct sbuf *b, char c)
 	b->p[b->len] = '\0';
 }
 void sbuf_reset(struct sbuf *b);
-
 void sbuf_free(struct sbuf *b);
 
 /* The value of a hexadecimal digit (either case), or -1. */
