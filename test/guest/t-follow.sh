@@ -63,14 +63,18 @@ else
 	rmmod pi_sample
 fi
 
-# A flood while the follower is stopped: more records than the ring buffer
-# (CONFIG_LOG_BUF_SHIFT=17: 128 KiB, 4096 descriptors) holds. Debug level,
-# so that the console does not print them; one open per record, so that
-# /dev/kmsg's per-open rate limit does not drop them.
+# A flood while the follower is stopped: records of 900 bytes, as many as
+# would fill the ring buffer almost twice (CONFIG_LOG_BUF_SHIFT=17: 128 KiB;
+# the debug variant boots with log_buf_len=4M, which the kernel logs). Debug
+# level, so that the console does not print them; one open per record, so
+# that /dev/kmsg's per-open rate limit does not drop them.
+buf_bytes=$(sed -n 's/.*printk: log_buf_len: \([0-9]*\) bytes$/\1/p' $BOOT_DMESG | head -n 1)
+buf_bytes=${buf_bytes:-131072}
+pad=$(printf '%0880d' 0)
 kill -STOP $pid
 i=0
-while [ $i -lt 6000 ]; do
-	echo "<15>follow-flood $i: padding the ring buffer with forty more bytes" > /dev/kmsg
+while [ $i -lt $((buf_bytes / 512 + 100)) ]; do
+	echo "<15>follow-flood $i: $pad" > /dev/kmsg
 	i=$((i + 1))
 done
 kill -CONT $pid
