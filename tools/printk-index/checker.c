@@ -1,0 +1,811 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Rule x format: product automaton, strength, witness, prefilters.
+ * See checker.h. */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE	/* memmem() */
+#endif
+#include <stdlib.h>
+#include <string.h>
+
+#include "checker.h"
+
+/* ------------------------------------------------------------------ */
+/* Conversions as regular expressions (rx.h syntax)                     */
+
+#define ANY "[^\\n]"	/* a message line never holds a newline */
+
+static void addf(struct sbuf *o, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void addf(struct sbuf *o, const char *fmt, ...)
+{
+	char buf[256];
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	sbuf_add(o, buf, n < (int)sizeof(buf) ? (size_t)n : sizeof(buf) - 1);
+}
+
+static void rep(struct sbuf *o, const char *atom, long lo, long hi)
+{
+	if (hi == 0)
+		return;
+	if (lo == hi && lo == 1) {
+		sbuf_add(o, atom, strlen(atom));
+		return;
+	}
+	sbuf_add(o, atom, strlen(atom));
+	if (hi < 0)
+		addf(o, "{%ld,}", lo);
+	else if (lo == hi)
+		addf(o, "{%ld}", lo);
+	else
+		addf(o, "{%ld,%ld}", lo, hi);
+}
+
+struct int_shape {
+	const char *dig, *nz;	/* digit class, non-zero digit class */
+	const char *sign;	/* regex of the sign, "" for none */
+	int sl, pl;		/* sign and prefix lengths */
+	const char *pfx;
+	bool zero;		/* the value 0 */
+	int nat;		/* natural digits */
+};
+
+/* [padl spaces][sign][prefix][zeros lo..hi][digits][padr spaces]; a pad
+ * of -1 is any number of spaces, hi -1 any number of zeros */
+static void emit_int(struct sbuf *o, const struct int_shape *s, long padl,
+		     long zlo, long zhi, long padr)
+{
+	if (o->len > 1)
+		sbuf_addc(o, '|');
+	if (padl < 0)
+		sbuf_add(o, " *", 2);
+	else
+		rep(o, " ", padl, padl);
+	sbuf_add(o, s->sign, strlen(s->sign));
+	sbuf_add(o, s->pfx, strlen(s->pfx));
+	rep(o, "0", zlo, zhi);
+	if (s->zero) {
+		sbuf_addc(o, '0');
+	} else {
+		sbuf_add(o, s->nz, strlen(s->nz));
+		rep(o, s->dig, s->nat - 1, s->nat - 1);
+	}
+	if (padr < 0)
+		sbuf_add(o, " *", 2);
+	else
+		rep(o, " ", padr, padr);
+}
+
+/*
+ * number() as lib/vsprintf.c lays it out and int_ok() in fmt.c accepts:
+ * [spaces][sign][0x|0][zero padding][precision zeros][digits][spaces].
+ * The union over sign, zero/non-zero value and natural digit count; each
+ * alternative has a fixed shape, so the padding is exact.
+ */
+static void int_regex(const struct fmt_tok *t, struct sbuf *o)
+{
+	static const char *dig[] = { "[0-7]", "[0-9]", "[0-9a-f]", "[0-9A-F]" };
+	static const char *nz[] = { "[1-7]", "[1-9]", "[1-9a-f]", "[1-9A-F]" };
+	int bi = t->base == 8 ? 0 : t->base == 10 ? 1 : t->upper ? 3 : 2;
+	bool left = t->flags & F_LEFT;
+	bool zeropad = (t->flags & F_ZEROPAD) && !left;
+	bool wstar = t->width == W_STAR, pstar = t->prec == W_STAR;
+	long w = t->width > 0 ? t->width : 0, p = t->prec >= 0 ? t->prec : -1;
+	const char *nonneg = "";
+	int si, z;
+
+	if (t->is_signed && (t->flags & F_PLUS))
+		nonneg = "\\+";
+	else if (t->is_signed && (t->flags & F_SPACE))
+		nonneg = " ";
+	sbuf_addc(o, '(');
+	for (si = 0; si < (t->is_signed ? 2 : 1); si++) {
+		for (z = 1; z >= 0; z--) {
+			struct int_shape s = { .dig = dig[bi], .nz = nz[bi], .zero = z };
+
+			if (si == 1 && z)
+				continue;	/* never "-0" */
+			s.sign = si ? "-" : nonneg;
+			s.sl = si ? 1 : nonneg[0] == '\\' ? 1 : (int)strlen(nonneg);
+			s.pfx = "";
+			if ((t->flags & F_SPECIAL) && t->base == 16)
+				s.pfx = t->upper ? "0X" : "0x";
+			else if ((t->flags & F_SPECIAL) && t->base == 8 && !z)
+				s.pfx = "0";
+			s.pl = strlen(s.pfx);
+			for (s.nat = 1; s.nat <= (z ? 1 : t->maxdigits); s.nat++) {
+				long body = p > s.nat ? p : s.nat, c0, need, nd;
+				long zb = body - s.nat;	/* precision zeros */
+
+				if (wstar) {
+					long zl = pstar ? 0 : zb, zh = pstar ? -1 : zb;
+
+					if (left) {
+						emit_int(o, &s, 0, zl, zh, -1);
+					} else if (zeropad) {
+						emit_int(o, &s, 0, zl, -1, 0);
+						emit_int(o, &s, 0, zl, zh, -1);
+					} else {
+						emit_int(o, &s, -1, zl, zh, 0);
+						emit_int(o, &s, 0, zl, zh, -1);
+					}
+					continue;
+				}
+				if (pstar) {
+					/* any precision: any leading zeros, no
+					 * zero padding beyond them */
+					need = w - s.sl - s.pl;
+					emit_int(o, &s, 0, need > s.nat ? need - s.nat : 0, -1, 0);
+					for (nd = s.nat; nd < need && !zeropad; nd++)
+						emit_int(o, &s, left ? 0 : need - nd, nd - s.nat,
+							 nd - s.nat, left ? need - nd : 0);
+					continue;
+				}
+				c0 = s.sl + s.pl + body;
+				if (c0 >= w)
+					emit_int(o, &s, 0, zb, zb, 0);
+				else if (zeropad)
+					emit_int(o, &s, 0, zb + w - c0, zb + w - c0, 0);
+				else if (left)
+					emit_int(o, &s, 0, zb, zb, w - c0);
+				else
+					emit_int(o, &s, w - c0, zb, zb, 0);
+			}
+		}
+	}
+	sbuf_addc(o, ')');
+}
+
+/* string(): at most prec bytes of the argument, padded to width; as
+ * str_ok() in fmt.c */
+static void str_regex(const struct fmt_tok *t, struct sbuf *o)
+{
+	long w = t->width > 0 ? t->width : 0, p = t->prec;
+	bool left = t->flags & F_LEFT;
+
+	sbuf_addc(o, '(');
+	if (t->width == W_STAR) {
+		/* p >= 0 here, or the token would be "anything" */
+		rep(o, ANY, 0, p);
+		sbuf_addc(o, '|');
+		sbuf_add(o, " +", 2);
+		rep(o, ANY, p, p);
+		sbuf_addc(o, '|');
+		rep(o, ANY, p, p);
+		sbuf_add(o, " +", 2);
+	} else if (p < 0) {
+		rep(o, ANY, w, -1);
+	} else {
+		if (p > w) {
+			rep(o, ANY, w + 1, p);
+			sbuf_addc(o, '|');
+		}
+		if (w <= p) {
+			rep(o, ANY, w, w);
+		} else if (left) {
+			rep(o, ANY, p, p);
+			rep(o, " ", w - p, w - p);
+		} else {
+			rep(o, " ", w - p, w - p);
+			rep(o, ANY, p, p);
+		}
+	}
+	sbuf_addc(o, ')');
+}
+
+/* %c: one byte padded with blanks to width; as char_ok() */
+static void char_regex(const struct fmt_tok *t, struct sbuf *o)
+{
+	long n = t->min;
+
+	if (t->width == W_STAR)
+		sbuf_add(o, "( *" ANY "|" ANY " *)", 6 + 2 * strlen(ANY));
+	else if (t->flags & F_LEFT) {
+		sbuf_add(o, ANY, strlen(ANY));
+		rep(o, " ", n - 1, n - 1);
+	} else {
+		rep(o, " ", n - 1, n - 1);
+		sbuf_add(o, ANY, strlen(ANY));
+	}
+}
+
+void ck_tok_regex(const struct fmt_tok *t, struct sbuf *o)
+{
+	const char *p;
+
+	switch (t->kind) {
+	case TK_INT:
+		int_regex(t, o);
+		break;
+	case TK_STR:
+		str_regex(t, o);
+		break;
+	case TK_CHAR:
+		char_regex(t, o);
+		break;
+	case TK_ERE:
+		p = fmt_model_pattern(t->ere);
+		sbuf_add(o, p, strlen(p));
+		break;
+	case TK_WILD:
+		sbuf_add(o, ANY "*", strlen(ANY) + 1);
+		break;
+	}
+}
+
+/* ------------------------------------------------------------------ */
+/* Formats                                                              */
+
+static uint32_t tok_compile(const struct fmt *f, const struct fmt_tok *t,
+			    struct rx_nfa *a, uint32_t next)
+{
+	struct sbuf re = { 0 };
+	struct rx rx;
+	struct pi_err err;
+	uint32_t i, n0 = a->n, e;
+
+	if (t->kind == TK_LIT) {
+		for (i = t->lit_len; i-- > 0;) {
+			uint64_t c[4] = { 0 };
+
+			cls_set(c, (unsigned char)f->lit[t->lit_off + i]);
+			next = rx_add_cls(a, c, true, next);
+		}
+		return next;
+	}
+	if (t->kind == TK_WILD) {
+		uint64_t any[4];
+		uint32_t l = rx_add_split(a, 0, next);
+
+		memset(any, 0xff, sizeof(any));
+		any[0] &= ~(1ULL << '\n');
+		e = rx_add_cls(a, any, false, l);
+		if (!a->too_big)
+			a->st[l].out = e;
+		return l;
+	}
+	ck_tok_regex(t, &re);
+	if (rx_parse(&rx, re.p, re.len, &err)) {
+		/* built-in patterns: can only happen while editing them */
+		fprintf(stderr, "printk-index: internal conversion regex '%s': %s\n",
+			re.p, err.msg);
+		abort();
+	}
+	e = rx_compile_node(a, rx.root, next);
+	/* what a conversion prints is never the format's literal text */
+	for (i = n0; i < a->n; i++)
+		a->st[i].lit = false;
+	rx_free(&rx);
+	sbuf_free(&re);
+	return e;
+}
+
+int ck_format_nfa(const struct fmt *f, struct rx_nfa *a)
+{
+	uint32_t k, next;
+
+	rx_nfa_init(a);
+	next = rx_add_match(a);
+	for (k = f->ntok; k-- > 0 && !a->too_big;)
+		next = tok_compile(f, &f->tok[k], a, next);
+	a->start = next;
+	return a->too_big ? -1 : 0;
+}
+
+static unsigned char lower(unsigned char c)
+{
+	return c >= 'A' && c <= 'Z' ? c + 32 : c;
+}
+
+static uint32_t bigram_bit(unsigned char a, unsigned char b)
+{
+	return ((uint32_t)(lower(a) << 8 | lower(b)) * 40503u >> 4) & 4095;
+}
+
+static void set_bigram(struct ck_format *cf, unsigned char a, unsigned char b)
+{
+	uint32_t h = bigram_bit(a, b);
+
+	cf->bigram[h >> 6] |= 1ULL << (h & 63);
+}
+
+static bool has_bigram(const struct ck_format *cf, unsigned char a, unsigned char b)
+{
+	uint32_t h = bigram_bit(a, b);
+
+	return cf->bigram[h >> 6] >> (h & 63) & 1;
+}
+
+void ck_format_init(struct ck_format *cf, const struct fmt *f)
+{
+	uint32_t k, i, o = 0;
+	int last = -1;		/* last literal byte, if only empty-capable
+				 * conversions came after it */
+
+	memset(cf, 0, sizeof(*cf));
+	cf->f = f;
+	for (k = 0; k < f->ntok; k++)
+		if (f->tok[k].kind == TK_LIT)
+			cf->lit_len += f->tok[k].lit_len + 1;
+	cf->lit_exact = xmalloc(cf->lit_len + 1);
+	cf->lit_lower = xmalloc(cf->lit_len + 1);
+	for (k = 0; k < f->ntok; k++) {
+		const struct fmt_tok *t = &f->tok[k];
+		const unsigned char *s = (const unsigned char *)f->lit + t->lit_off;
+
+		if (t->kind != TK_LIT) {
+			for (i = 0; i < 4; i++)
+				cf->convcls[i] |= t->cls[i];
+			if (t->kind == TK_WILD)
+				cf->has_wild = true;
+			if (!t->min)
+				cf->has_empty_conv = true;
+			else
+				last = -1;
+			continue;
+		}
+		cf->ntoklit++;
+		for (i = 0; i < t->lit_len; i++) {
+			cf->lit_exact[o] = s[i];
+			cf->lit_lower[o++] = lower(s[i]);
+			cls_set(cf->litset, lower(s[i]));
+			if (i)
+				set_bigram(cf, s[i - 1], s[i]);
+		}
+		cf->lit_exact[o] = cf->lit_lower[o] = '\n';
+		o++;
+		if (t->lit_len) {
+			cls_set(cf->edgeset, lower(s[0]));
+			cls_set(cf->edgeset, lower(s[t->lit_len - 1]));
+			/* bytes of two literal tokens meet when the
+			 * conversions between them print nothing */
+			if (last >= 0)
+				set_bigram(cf, last, s[0]);
+			last = s[t->lit_len - 1];
+		}
+	}
+	cf->lit_exact[o] = cf->lit_lower[o] = 0;
+	cf->lit_len = o;
+}
+
+void ck_format_free(struct ck_format *cf)
+{
+	rx_nfa_free(&cf->nfa);
+	free(cf->lit_exact);
+	free(cf->lit_lower);
+	memset(cf, 0, sizeof(*cf));
+}
+
+static bool format_ready(struct ck_format *cf)
+{
+	if (!cf->built) {
+		cf->built = true;
+		cf->unsupported = ck_format_nfa(cf->f, &cf->nfa) != 0;
+	}
+	return !cf->unsupported;
+}
+
+/* ------------------------------------------------------------------ */
+/* The product                                                          */
+
+/* context: previous byte (start / word / other) x allowed next kinds */
+enum { PREV_START = 0, PREV_WORD = 1, PREV_OTHER = 2 };
+enum { NEXT_WORD = 1, NEXT_OTHER = 2, NEXT_END = 4, NEXT_ALL = 7 };
+#define CTX(prev, mask) ((uint8_t)((prev) << 3 | (mask)))
+#define CTX_PREV(c) ((c) >> 3)
+#define CTX_MASK(c) ((c) & 7)
+
+/* edge kinds into a node, for the witness */
+enum { VIA_EPS, VIA_WORD, VIA_OTHER };
+
+struct pnode {
+	uint32_t fs, rs;
+	uint8_t ctx, via;
+	bool inq;
+	int32_t best;
+	uint32_t pred;
+};
+
+struct ck_search {
+	struct pnode *node;
+	uint32_t nnode, capnode;
+	uint32_t *tab;		/* hash slots: node index + 1, 0 = empty */
+	uint32_t *tabgen;
+	uint32_t tabmask, gen;
+	uint32_t *queue;
+	size_t qhead, qtail, qcap;
+	uint64_t word[4];
+};
+
+/* Product states explored per pair before giving up (reported, never a
+ * silent answer). */
+#define CK_BUDGET 2000000
+
+struct ck_search *ck_search_new(void)
+{
+	struct ck_search *s = xcalloc(1, sizeof(*s));
+	int c;
+
+	s->tabmask = 4095;
+	s->tab = xcalloc(s->tabmask + 1, sizeof(*s->tab));
+	s->tabgen = xcalloc(s->tabmask + 1, sizeof(*s->tabgen));
+	for (c = 0; c < 256; c++)
+		if (rx_is_word(c))
+			cls_set(s->word, c);
+	return s;
+}
+
+void ck_search_free(struct ck_search *s)
+{
+	if (!s)
+		return;
+	free(s->node);
+	free(s->tab);
+	free(s->tabgen);
+	free(s->queue);
+	free(s);
+}
+
+static uint32_t hash3(uint32_t fs, uint32_t rs, uint8_t ctx)
+{
+	uint64_t k = ((uint64_t)fs << 32 | rs) * 0x9E3779B97F4A7C15ULL;
+
+	return (uint32_t)(k >> 32) ^ ctx * 0x85EBCA6Bu;
+}
+
+static void grow_table(struct ck_search *s)
+{
+	uint32_t i, n = (s->tabmask + 1) * 2;
+
+	free(s->tab);
+	free(s->tabgen);
+	s->tabmask = n - 1;
+	s->tab = xcalloc(n, sizeof(*s->tab));
+	s->tabgen = xcalloc(n, sizeof(*s->tabgen));
+	for (i = 0; i < s->nnode; i++) {
+		const struct pnode *p = &s->node[i];
+		uint32_t h = hash3(p->fs, p->rs, p->ctx) & s->tabmask;
+
+		while (s->tabgen[h] == s->gen)
+			h = (h + 1) & s->tabmask;
+		s->tabgen[h] = s->gen;
+		s->tab[h] = i;
+	}
+}
+
+static void push(struct ck_search *s, uint32_t i)
+{
+	if (s->node[i].inq)
+		return;
+	s->node[i].inq = true;
+	if (s->qtail == s->qcap) {
+		s->qcap = s->qcap ? s->qcap * 2 : 1024;
+		s->queue = xrealloc(s->queue, s->qcap * sizeof(*s->queue));
+	}
+	s->queue[s->qtail++] = i;
+}
+
+/* Reach (fs, rs, ctx) with value v from node pred: a strict improvement
+ * (re)queues it. */
+static void relax(struct ck_search *s, uint32_t fs, uint32_t rs, uint8_t ctx,
+		  int32_t v, uint32_t pred, uint8_t via)
+{
+	uint32_t h = hash3(fs, rs, ctx) & s->tabmask, i;
+	struct pnode *p;
+
+	while (s->tabgen[h] == s->gen) {
+		p = &s->node[s->tab[h]];
+		if (p->fs == fs && p->rs == rs && p->ctx == ctx) {
+			if (v > p->best) {
+				p->best = v;
+				p->pred = pred;
+				p->via = via;
+				push(s, s->tab[h]);
+			}
+			return;
+		}
+		h = (h + 1) & s->tabmask;
+	}
+	if (s->nnode == s->capnode) {
+		s->capnode = s->capnode ? s->capnode * 2 : 1024;
+		s->node = xrealloc(s->node, s->capnode * sizeof(*s->node));
+	}
+	i = s->nnode++;
+	s->node[i] = (struct pnode){ .fs = fs, .rs = rs, .ctx = ctx, .via = via,
+				     .best = v, .pred = pred };
+	s->tabgen[h] = s->gen;
+	s->tab[h] = i;
+	push(s, i);
+	if (s->nnode * 2 > s->tabmask)
+		grow_table(s);
+}
+
+/* The context after an assertion; 0xff when it cannot hold. */
+static uint8_t assert_ctx(uint8_t ctx, int kind)
+{
+	int prev = CTX_PREV(ctx), mask = CTX_MASK(ctx);
+
+	switch (kind) {
+	case RXA_BOL:
+		if (prev != PREV_START)
+			return 0xff;
+		break;
+	case RXA_EOL:
+		mask &= NEXT_END;
+		break;
+	case RXA_WORDB:
+		mask &= prev == PREV_WORD ? NEXT_OTHER | NEXT_END : NEXT_WORD;
+		break;
+	case RXA_NWORDB:
+		mask &= prev == PREV_WORD ? NEXT_WORD : NEXT_OTHER | NEXT_END;
+		break;
+	}
+	return mask ? CTX(prev, mask) : 0xff;
+}
+
+static void edge_set(const struct ck_search *s, const struct rx_nfa *fa,
+		     const struct rx_nfa *ra, const struct pnode *p, int via,
+		     uint64_t out[4])
+{
+	const uint64_t *fc = fa->cls[fa->st[p->fs].cls], *rc = ra->cls[ra->st[p->rs].cls];
+	int i;
+
+	for (i = 0; i < 4; i++) {
+		out[i] = fc[i] & rc[i];
+		out[i] &= via == VIA_WORD ? s->word[i] : ~s->word[i];
+	}
+	out[0] &= ~(1ULL << '\n');
+}
+
+static void expand(struct ck_search *s, const struct rx_nfa *fa,
+		   const struct rx_nfa *ra, uint32_t u, uint32_t *acc)
+{
+	struct pnode n = s->node[u];
+	const struct rx_state *f = &fa->st[n.fs], *r = &ra->st[n.rs];
+	int mask = CTX_MASK(n.ctx);
+	uint8_t c;
+
+	if (f->op == RX_SPLIT) {
+		relax(s, f->out, n.rs, n.ctx, n.best, u, VIA_EPS);
+		relax(s, f->out1, n.rs, n.ctx, n.best, u, VIA_EPS);
+	}
+	if (r->op == RX_SPLIT) {
+		relax(s, n.fs, r->out, n.ctx, n.best, u, VIA_EPS);
+		relax(s, n.fs, r->out1, n.ctx, n.best, u, VIA_EPS);
+	} else if (r->op == RX_ASSERT) {
+		c = assert_ctx(n.ctx, r->arg);
+		if (c != 0xff)
+			relax(s, n.fs, r->out, c, n.best, u, VIA_EPS);
+	}
+	if (f->op == RX_MATCH && r->op == RX_MATCH && (mask & NEXT_END)) {
+		if (*acc == UINT32_MAX || n.best > s->node[*acc].best)
+			*acc = u;
+	}
+	if (f->op == RX_CLS && r->op == RX_CLS) {
+		int32_t v = n.best + (f->lit && r->lit);
+		uint64_t set[4];
+		int via;
+
+		for (via = VIA_WORD; via <= VIA_OTHER; via++) {
+			if (!(mask & (via == VIA_WORD ? NEXT_WORD : NEXT_OTHER)))
+				continue;
+			edge_set(s, fa, ra, &n, via, set);
+			if (set[0] | set[1] | set[2] | set[3])
+				relax(s, f->out, r->out,
+				      CTX(via == VIA_WORD ? PREV_WORD : PREV_OTHER, NEXT_ALL),
+				      v, u, via);
+		}
+	}
+}
+
+/* A byte of the set for the witness: printable ASCII first. */
+static unsigned char pick(const uint64_t set[4])
+{
+	int c;
+
+	for (c = 0x20; c < 0x7f; c++)
+		if (cls_has(set, c))
+			return c;
+	for (c = 0x80; c < 0x100; c++)
+		if (cls_has(set, c))
+			return c;
+	for (c = 1; c < 0x20; c++)
+		if (cls_has(set, c))
+			return c;
+	return c == 0x7f || cls_has(set, 0x7f) ? 0x7f : 0;
+}
+
+static void witness_of(struct ck_search *s, const struct rx_nfa *fa,
+		       const struct rx_nfa *ra, uint32_t acc, struct sbuf *w)
+{
+	struct sbuf rev = { 0 };
+	uint32_t u = acc;
+	size_t i;
+
+	while (u != UINT32_MAX) {
+		const struct pnode *p = &s->node[u];
+
+		if (p->via != VIA_EPS) {
+			uint64_t set[4];
+
+			edge_set(s, fa, ra, &s->node[p->pred], p->via, set);
+			sbuf_addc(&rev, pick(set));
+		}
+		u = p->pred;
+	}
+	sbuf_reset(w);
+	for (i = rev.len; i-- > 0;)
+		sbuf_addc(w, rev.p[i]);
+	sbuf_free(&rev);
+}
+
+static void run_product(struct ck_search *s, const struct rx_nfa *fa,
+			const struct ck_rule *r, struct ck_result *res,
+			struct sbuf *witness)
+{
+	const struct rx_nfa *ra = &r->nfa;
+	uint32_t acc = UINT32_MAX;
+	size_t steps = 0;
+
+	s->gen++;
+	if (!s->gen) {
+		memset(s->tabgen, 0, (s->tabmask + 1) * sizeof(*s->tabgen));
+		s->gen = 1;
+	}
+	s->nnode = 0;
+	s->qhead = s->qtail = 0;
+	relax(s, fa->start, ra->start, CTX(PREV_START, NEXT_ALL), 0, UINT32_MAX, VIA_EPS);
+	while (s->qhead < s->qtail) {
+		uint32_t u = s->queue[s->qhead++];
+
+		s->node[u].inq = false;
+		expand(s, fa, ra, u, &acc);
+		if (++steps > CK_BUDGET) {
+			res->budget = true;
+			break;
+		}
+	}
+	res->product = true;
+	if (acc == UINT32_MAX) {
+		res->v = CK_NONE;
+		return;
+	}
+	res->w = s->node[acc].best;
+	res->v = r->K != RX_INF && res->w >= r->K ? CK_STRONG : CK_WEAK;
+	if (witness)
+		witness_of(s, fa, ra, acc, witness);
+}
+
+void ck_product(struct ck_search *s, const struct ck_rule *r, struct ck_format *cf,
+		struct ck_result *res, struct sbuf *witness)
+{
+	memset(res, 0, sizeof(*res));
+	if (!format_ready(cf)) {
+		res->budget = true;	/* too large to decide */
+		return;
+	}
+	run_product(s, &cf->nfa, r, res, witness);
+}
+
+/* ------------------------------------------------------------------ */
+/* Rules and prefilters                                                 */
+
+int ck_rule_init(struct ck_rule *r, const char *pat, size_t len, bool anchored,
+		 struct pi_err *err)
+{
+	struct ck_search *s;
+	struct ck_format cf;
+	struct ck_result res;
+	struct fmt f;
+
+	memset(r, 0, sizeof(*r));
+	if (rx_parse(&r->re, pat, len, err))
+		return -1;
+	r->anchored = anchored;
+	rx_compile_rule(&r->nfa, &r->re, anchored);
+	if (r->nfa.too_big) {
+		pi_seterr(err, "offset 0: pattern too large (more than %d automaton states)",
+			  RX_MAX_STATES);
+		rx_nfa_free(&r->nfa);
+		rx_free(&r->re);
+		return -1;
+	}
+	rx_literals(&r->re, &r->lits);
+	r->R = rx_min_literals(&r->nfa);
+	r->K = r->R ? (r->R + 1) / 2 : RX_INF;
+	/* Can a "%s" between two blanks print a match? Then so can every
+	 * "%s" (it can print those blanks itself), wherever it is - unless
+	 * the rule is anchored somewhere. */
+	if (!anchored && !r->re.has_anchor) {
+		fmt_compile(&f, " %s ", 4);
+		ck_format_init(&cf, &f);
+		s = ck_search_new();
+		ck_product(s, r, &cf, &res, NULL);
+		r->wild_ok = res.v != CK_NONE;
+		ck_search_free(s);
+		ck_format_free(&cf);
+		fmt_free(&f);
+	}
+	return 0;
+}
+
+void ck_rule_free(struct ck_rule *r)
+{
+	rx_nfa_free(&r->nfa);
+	rx_lits_free(&r->lits);
+	rx_free(&r->re);
+	memset(r, 0, sizeof(*r));
+}
+
+/* Can the format print factor x at all? Conservative: in one literal
+ * token, or helped by a conversion that can print one of its bytes or
+ * nothing (joining two literal tokens). */
+static bool factor_possible(const struct ck_format *cf, const struct rx_factor *x)
+{
+	uint32_t i;
+
+	if (memmem(x->ci ? cf->lit_lower : cf->lit_exact, cf->lit_len, x->s, x->len))
+		return true;
+	if (cf->has_empty_conv)
+		return true;
+	for (i = 0; i < x->len; i++) {
+		unsigned char c = x->s[i];
+
+		if (cls_has(cf->convcls, c))
+			return true;
+		if (x->ci && c >= 'a' && c <= 'z' && cls_has(cf->convcls, c - 32))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * An upper bound on W (checker.h): a literal leaf of the rule counts when
+ * the format has its byte in literal text; a leaf inside a run of
+ * literals must moreover share a byte pair with the format's literal text
+ * - unless it sits at the edge of a literal token, and there are only
+ * 2 x (literal tokens) such edges on a path.
+ */
+static uint64_t w_bound(const struct ck_rule *r, const struct ck_format *cf)
+{
+	uint64_t ub = 0, edge = 0;
+	uint32_t i;
+
+	for (i = 0; i < r->lits.nleaf; i++) {
+		const struct rx_leaf *l = &r->lits.leaf[i];
+		uint64_t m = l->mult == RX_INF ? 1ULL << 40 : l->mult;
+
+		if (!cls_has(cf->litset, l->c))
+			continue;
+		if (!l->in_run ||
+		    (l->has_prev && has_bigram(cf, l->prev, l->c)) ||
+		    (l->has_next && has_bigram(cf, l->c, l->next)))
+			ub += m;
+		else if (cls_has(cf->edgeset, l->c))
+			edge += m;
+	}
+	return ub + (edge < 2ULL * cf->ntoklit ? edge : 2ULL * cf->ntoklit);
+}
+
+void ck_check(struct ck_search *s, const struct ck_rule *r, struct ck_format *cf,
+	      struct ck_result *res, struct sbuf *witness)
+{
+	uint32_t i;
+	bool strong_possible;
+
+	memset(res, 0, sizeof(*res));
+	for (i = 0; i < r->lits.nf; i++)
+		if (!factor_possible(cf, &r->lits.f[i]))
+			return;		/* CK_NONE */
+	strong_possible = r->K != RX_INF && w_bound(r, cf) >= r->K;
+	if (!strong_possible && cf->has_wild && r->wild_ok) {
+		res->v = CK_WEAK;
+		return;
+	}
+	ck_product(s, r, cf, res, witness);
+}
