@@ -203,8 +203,10 @@ static void char_regex(const struct fmt_tok *t, struct sbuf *o)
 {
 	long n = t->min;
 
+	static const char star[] = "( *" ANY "|" ANY " *)";
+
 	if (t->width == W_STAR)
-		sbuf_add(o, "( *" ANY "|" ANY " *)", 6 + 2 * strlen(ANY));
+		sbuf_add(o, star, strlen(star));
 	else if (t->flags & F_LEFT) {
 		sbuf_add(o, ANY, strlen(ANY));
 		rep(o, " ", n - 1, n - 1);
@@ -695,7 +697,7 @@ void ck_product(struct ck_search *s, const struct ck_rule *r, struct ck_format *
 /* ------------------------------------------------------------------ */
 /* Rules and prefilters                                                 */
 
-int ck_rule_init(struct ck_rule *r, const char *pat, size_t len, bool anchored,
+int ck_rule_init(struct ck_rule *r, const char *pat, size_t len, enum rx_mode mode,
 		 struct pi_err *err)
 {
 	struct ck_search *s;
@@ -706,8 +708,8 @@ int ck_rule_init(struct ck_rule *r, const char *pat, size_t len, bool anchored,
 	memset(r, 0, sizeof(*r));
 	if (rx_parse(&r->re, pat, len, err))
 		return -1;
-	r->anchored = anchored;
-	rx_compile_rule(&r->nfa, &r->re, anchored);
+	r->mode = mode;
+	rx_compile_rule(&r->nfa, &r->re, mode);
 	if (r->nfa.too_big) {
 		pi_seterr(err, "offset 0: pattern too large (more than %d automaton states)",
 			  RX_MAX_STATES);
@@ -721,7 +723,7 @@ int ck_rule_init(struct ck_rule *r, const char *pat, size_t len, bool anchored,
 	/* Can a "%s" between two blanks print a match? Then so can every
 	 * "%s" (it can print those blanks itself), wherever it is - unless
 	 * the rule is anchored somewhere. */
-	if (!anchored && !r->re.has_anchor) {
+	if (mode == RX_SEARCH && !r->re.has_anchor) {
 		fmt_compile(&f, " %s ", 4);
 		ck_format_init(&cf, &f);
 		s = ck_search_new();

@@ -39,14 +39,14 @@ struct ck_rule {
 	struct rx re;
 	struct rx_nfa nfa;
 	struct rx_lits lits;
-	bool anchored;
+	enum rx_mode mode;
 	uint32_t R;		/* required literal bytes */
 	uint32_t K;		/* W needed for strong; RX_INF if none can be */
 	bool wild_ok;		/* any "%s" inside a format can print a match */
 };
 
 /* Parse and compile; -1 with err on unsupported syntax or size. */
-int ck_rule_init(struct ck_rule *r, const char *pat, size_t len, bool anchored,
+int ck_rule_init(struct ck_rule *r, const char *pat, size_t len, enum rx_mode mode,
 		 struct pi_err *err);
 void ck_rule_free(struct ck_rule *r);
 

@@ -805,25 +805,33 @@ uint32_t rx_compile_node(struct rx_nfa *a, const struct rx_node *n, uint32_t out
 	return out;
 }
 
-void rx_compile_rule(struct rx_nfa *a, const struct rx *re, bool anchored)
+void rx_compile_rule(struct rx_nfa *a, const struct rx *re, enum rx_mode mode)
 {
 	uint64_t any[4];
 	uint32_t fin, mid, l, x;
 
 	rx_nfa_init(a);
 	fin = rx_add_match(a);
-	if (anchored) {
+	if (mode == RX_WHOLE) {
 		a->start = rx_compile_node(a, re->root, fin);
 		return;
 	}
 	memset(any, 0xff, sizeof(any));
 	any[0] &= ~(1ULL << '\n');
-	/* ".*" after the match */
-	l = rx_add_split(a, fin, 0);
-	x = rx_add_cls(a, any, false, l);
-	if (a->too_big)
-		return;
-	a->st[l].out1 = x;
+	if (mode == RX_SUFFIX) {
+		l = add_state(a, RX_ASSERT);
+		if (a->too_big)
+			return;
+		a->st[l].arg = RXA_EOL;
+		a->st[l].out = fin;
+	} else {
+		/* ".*" after the match */
+		l = rx_add_split(a, fin, 0);
+		x = rx_add_cls(a, any, false, l);
+		if (a->too_big)
+			return;
+		a->st[l].out1 = x;
+	}
 	mid = rx_compile_node(a, re->root, l);
 	/* ".*" before it */
 	l = rx_add_split(a, mid, 0);

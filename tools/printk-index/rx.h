@@ -102,11 +102,16 @@ uint32_t rx_add_split(struct rx_nfa *a, uint32_t out, uint32_t out1);
 /* Compile node n so that it continues at state out; returns its entry. */
 uint32_t rx_compile_node(struct rx_nfa *a, const struct rx_node *n, uint32_t out);
 
-/*
- * The automaton a rule is checked with: the whole message matches
- * ".*(rule).*" (search), or "rule" alone with anchored.
- */
-void rx_compile_rule(struct rx_nfa *a, const struct rx *re, bool anchored);
+/* How a rule must match the message text. */
+enum rx_mode {
+	RX_SEARCH,	/* somewhere: ".*(rule).*" */
+	RX_SUFFIX,	/* up to its end: ".*(rule)$" (node-problem-detector
+			 * compiles every pattern as pattern + "\\z") */
+	RX_WHOLE,	/* all of it: "^(rule)$" (--anchored) */
+};
+
+/* The automaton a rule is checked with. */
+void rx_compile_rule(struct rx_nfa *a, const struct rx *re, enum rx_mode mode);
 
 /* Fewest literal bytes (lit states) on a path from start to a match,
  * assertions taken as satisfied. */
