@@ -378,9 +378,42 @@ void ck_format_init(struct ck_format *cf, const struct fmt *f)
 void ck_format_free(struct ck_format *cf)
 {
 	rx_nfa_free(&cf->nfa);
+	free(cf->rest);
 	free(cf->lit_exact);
 	free(cf->lit_lower);
 	memset(cf, 0, sizeof(*cf));
+}
+
+/*
+ * For every state, the most literal states on a path from it to a match:
+ * what a search can still gain (a bound to prune with). Relaxation to a
+ * fixed point; a literal state on a cycle makes it grow without end, so
+ * values saturate at n + 1, which is more than any path can use.
+ */
+static uint32_t *rest_literals(const struct rx_nfa *a)
+{
+	uint32_t *rest = xcalloc(a->n ? a->n : 1, sizeof(*rest)), cap = a->n + 1, i;
+	bool changed = true;
+
+	while (changed) {
+		changed = false;
+		for (i = 0; i < a->n; i++) {
+			const struct rx_state *st = &a->st[i];
+			uint32_t v = 0, w = st->op == RX_CLS && st->lit;
+
+			if (st->op == RX_MATCH)
+				continue;
+			v = rest[st->out];
+			if (st->op == RX_SPLIT && rest[st->out1] > v)
+				v = rest[st->out1];
+			v = v + w > cap ? cap : v + w;
+			if (v > rest[i]) {
+				rest[i] = v;
+				changed = true;
+			}
+		}
+	}
+	return rest;
 }
 
 static bool format_ready(struct ck_format *cf)
@@ -388,6 +421,8 @@ static bool format_ready(struct ck_format *cf)
 	if (!cf->built) {
 		cf->built = true;
 		cf->unsupported = ck_format_nfa(cf->f, &cf->nfa) != 0;
+		if (!cf->unsupported)
+			cf->rest = rest_literals(&cf->nfa);
 	}
 	return !cf->unsupported;
 }
@@ -403,7 +438,7 @@ enum { NEXT_WORD = 1, NEXT_OTHER = 2, NEXT_END = 4, NEXT_ALL = 7 };
 #define CTX_MASK(c) ((c) & 7)
 
 /* edge kinds into a node, for the witness */
-enum { VIA_EPS, VIA_WORD, VIA_OTHER };
+enum { VIA_EPS, VIA_WORD, VIA_OTHER, VIA_ANY };
 
 struct pnode {
 	uint32_t fs, rs;
@@ -413,7 +448,18 @@ struct pnode {
 	uint32_t pred;
 };
 
+enum search_mode {
+	SM_FULL,	/* best W over every accepting path */
+	SM_STRONG,	/* best W, only paths that can still reach K */
+	SM_ANY,		/* is there an accepting path at all */
+};
+
 struct ck_search {
+	/* the pair being searched */
+	const struct rx_nfa *fa, *ra;
+	const uint32_t *frest, *rrest;
+	int32_t need;		/* SM_STRONG: K */
+	bool words;		/* the rule has \b or \B */
 	struct pnode *node;
 	uint32_t nnode, capnode;
 	uint32_t *tab;		/* hash slots: node index + 1, 0 = empty */
@@ -497,8 +543,15 @@ static void push(struct ck_search *s, uint32_t i)
 static void relax(struct ck_search *s, uint32_t fs, uint32_t rs, uint8_t ctx,
 		  int32_t v, uint32_t pred, uint8_t via)
 {
-	uint32_t h = hash3(fs, rs, ctx) & s->tabmask, i;
+	uint32_t h = hash3(fs, rs, ctx) & s->tabmask, i, more;
 	struct pnode *p;
+
+	if (s->need) {
+		/* literal steps still possible: both sides must have them */
+		more = s->frest[fs] < s->rrest[rs] ? s->frest[fs] : s->rrest[rs];
+		if ((int64_t)v + more < s->need)
+			return;
+	}
 
 	while (s->tabgen[h] == s->gen) {
 		p = &s->node[s->tab[h]];
@@ -559,7 +612,8 @@ static void edge_set(const struct ck_search *s, const struct rx_nfa *fa,
 
 	for (i = 0; i < 4; i++) {
 		out[i] = fc[i] & rc[i];
-		out[i] &= via == VIA_WORD ? s->word[i] : ~s->word[i];
+		if (via != VIA_ANY)
+			out[i] &= via == VIA_WORD ? s->word[i] : ~s->word[i];
 	}
 	out[0] &= ~(1ULL << '\n');
 }
@@ -593,6 +647,13 @@ static void expand(struct ck_search *s, const struct rx_nfa *fa,
 		uint64_t set[4];
 		int via;
 
+		if (!s->words) {
+			/* without \b \B only "at the start" matters */
+			edge_set(s, fa, ra, &n, VIA_ANY, set);
+			if (set[0] | set[1] | set[2] | set[3])
+				relax(s, f->out, r->out, CTX(PREV_OTHER, NEXT_ALL), v, u, VIA_ANY);
+			return;
+		}
 		for (via = VIA_WORD; via <= VIA_OTHER; via++) {
 			if (!(mask & (via == VIA_WORD ? NEXT_WORD : NEXT_OTHER)))
 				continue;
@@ -646,19 +707,26 @@ static void witness_of(struct ck_search *s, const struct rx_nfa *fa,
 	sbuf_free(&rev);
 }
 
-static void run_product(struct ck_search *s, const struct rx_nfa *fa,
-			const struct ck_rule *r, struct ck_result *res,
-			struct sbuf *witness)
+static void run_product(struct ck_search *s, const struct ck_format *cf,
+			const struct ck_rule *r, enum search_mode mode,
+			struct ck_result *res, struct sbuf *witness)
 {
-	const struct rx_nfa *ra = &r->nfa;
+	const struct rx_nfa *fa = &cf->nfa, *ra = &r->nfa;
 	uint32_t acc = UINT32_MAX;
 	size_t steps = 0;
 
+	ck_stat_products++;
 	s->gen++;
 	if (!s->gen) {
 		memset(s->tabgen, 0, (s->tabmask + 1) * sizeof(*s->tabgen));
 		s->gen = 1;
 	}
+	s->fa = fa;
+	s->ra = ra;
+	s->frest = cf->rest;
+	s->rrest = r->rest;
+	s->need = mode == SM_STRONG ? (int32_t)r->K : 0;
+	s->words = r->re.has_wordb;
 	s->nnode = 0;
 	s->qhead = s->qtail = 0;
 	relax(s, fa->start, ra->start, CTX(PREV_START, NEXT_ALL), 0, UINT32_MAX, VIA_EPS);
@@ -667,12 +735,15 @@ static void run_product(struct ck_search *s, const struct rx_nfa *fa,
 
 		s->node[u].inq = false;
 		expand(s, fa, ra, u, &acc);
+		if (mode == SM_ANY && acc != UINT32_MAX)
+			break;
 		if (++steps > CK_BUDGET) {
 			res->budget = true;
 			break;
 		}
 	}
 	res->product = true;
+	ck_stat_nodes += s->nnode;
 	if (acc == UINT32_MAX) {
 		res->v = CK_NONE;
 		return;
@@ -683,6 +754,8 @@ static void run_product(struct ck_search *s, const struct rx_nfa *fa,
 		witness_of(s, fa, ra, acc, witness);
 }
 
+uint64_t ck_stat_products, ck_stat_nodes;
+
 void ck_product(struct ck_search *s, const struct ck_rule *r, struct ck_format *cf,
 		struct ck_result *res, struct sbuf *witness)
 {
@@ -691,7 +764,7 @@ void ck_product(struct ck_search *s, const struct ck_rule *r, struct ck_format *
 		res->budget = true;	/* too large to decide */
 		return;
 	}
-	run_product(s, &cf->nfa, r, res, witness);
+	run_product(s, cf, r, SM_FULL, res, witness);
 }
 
 /* ------------------------------------------------------------------ */
@@ -718,6 +791,7 @@ int ck_rule_init(struct ck_rule *r, const char *pat, size_t len, enum rx_mode mo
 		return -1;
 	}
 	rx_literals(&r->re, &r->lits);
+	r->rest = rest_literals(&r->nfa);
 	r->R = rx_min_literals(&r->nfa);
 	r->K = r->R ? (r->R + 1) / 2 : RX_INF;
 	/* Can a "%s" between two blanks print a match? Then so can every
@@ -739,29 +813,105 @@ int ck_rule_init(struct ck_rule *r, const char *pat, size_t len, enum rx_mode mo
 void ck_rule_free(struct ck_rule *r)
 {
 	rx_nfa_free(&r->nfa);
+	free(r->rest);
 	rx_lits_free(&r->lits);
 	rx_free(&r->re);
 	memset(r, 0, sizeof(*r));
 }
 
-/* Can the format print factor x at all? Conservative: in one literal
- * token, or helped by a conversion that can print one of its bytes or
- * nothing (joining two literal tokens). */
+/*
+ * Can the format print factor x at all? A byte that no conversion can
+ * print comes from literal text, so each maximal segment of such bytes
+ * must lie inside one literal token - unless a conversion that can print
+ * nothing joins two of them (then: maybe).
+ */
 static bool factor_possible(const struct ck_format *cf, const struct rx_factor *x)
 {
-	uint32_t i;
+	const char *text = x->ci ? cf->lit_lower : cf->lit_exact;
+	uint32_t i, j;
 
-	if (memmem(x->ci ? cf->lit_lower : cf->lit_exact, cf->lit_len, x->s, x->len))
+	if (memmem(text, cf->lit_len, x->s, x->len))
 		return true;
 	if (cf->has_empty_conv)
 		return true;
-	for (i = 0; i < x->len; i++) {
-		unsigned char c = x->s[i];
+	for (i = 0; i < x->len; i = j + 1) {
+		for (j = i; j < x->len; j++) {
+			unsigned char c = x->s[j];
 
-		if (cls_has(cf->convcls, c))
-			return true;
-		if (x->ci && c >= 'a' && c <= 'z' && cls_has(cf->convcls, c - 32))
-			return true;
+			if (cls_has(cf->convcls, c) ||
+			    (x->ci && c >= 'a' && c <= 'z' && cls_has(cf->convcls, c - 32)))
+				break;
+		}
+		/* a segment touching a conversion may be a prefix/suffix of
+		 * a token: still contiguous inside that token */
+		if (j > i && !memmem(text, cf->lit_len, x->s + i, j - i))
+			return false;
+	}
+	return true;
+}
+
+static bool byte_in(const uint64_t cls[4], unsigned char c, bool ci)
+{
+	return cls_has(cls, c) || (ci && c >= 'a' && c <= 'z' && cls_has(cls, c - 32));
+}
+
+/*
+ * Sharper, for formats without "anything" conversions: walk the tokens in
+ * order keeping the set of lengths of x's prefixes that the output so far
+ * can end with; a literal token must continue the prefix byte for byte, a
+ * conversion may add bytes of its class (up to its length bound). x may
+ * start inside any token and end inside any. A conversion is taken by its
+ * class and length only: a necessary condition.
+ */
+static bool factor_pieces(const struct ck_format *cf, const struct rx_factor *x)
+{
+	const struct fmt *f = cf->f;
+	const char *text = x->ci ? cf->lit_lower : cf->lit_exact;
+	bool cur[257], nxt[257];
+	uint32_t i, j, k, p, n = x->len, off = 0;
+
+	if (n > 256 || !n)
+		return true;
+	memset(cur, 0, sizeof(cur));
+	for (k = 0; k < f->ntok; k++) {
+		const struct fmt_tok *t = &f->tok[k];
+
+		cur[0] = true;		/* x may start in this token */
+		memset(nxt, 0, sizeof(nxt));
+		for (i = 0; i < n; i++) {
+			if (!cur[i])
+				continue;
+			if (t->kind == TK_LIT) {
+				const char *s = text + off;
+				uint32_t len = t->lit_len;
+
+				/* x[i..] continues at s[0], or (i == 0) starts
+				 * at any s[p] */
+				for (p = 0; p < (i ? 1 : len); p++) {
+					for (j = 0; p + j < len && i + j < n &&
+						    s[p + j] == x->s[i + j]; j++)
+						;
+					if (i + j == n)
+						return true;
+					if (p + j == len)
+						nxt[i + j] = true;
+				}
+				continue;
+			}
+			/* bytes before x starts can fill the minimum */
+			if (!i || !t->min)
+				nxt[i] = true;
+			for (j = 1; i + j <= n && j <= t->max &&
+				    byte_in(t->cls, x->s[i + j - 1], x->ci); j++) {
+				if (i + j == n)
+					return true;
+				if (!i || j >= t->min)
+					nxt[i + j] = true;
+			}
+		}
+		if (t->kind == TK_LIT)
+			off += t->lit_len + 1;
+		memcpy(cur, nxt, sizeof(cur));
 	}
 	return false;
 }
@@ -794,6 +944,59 @@ static uint64_t w_bound(const struct ck_rule *r, const struct ck_format *cf)
 	return ub + (edge < 2ULL * cf->ntoklit ? edge : 2ULL * cf->ntoklit);
 }
 
+/* Longest common substring of run x with each literal token of the
+ * format, summed over the tokens: in one pass over a run, a token gives
+ * at most one chunk of literal-to-literal steps, and no chunk is longer. */
+static uint64_t lcs_tokens(const struct ck_format *cf, const char *x, uint32_t n)
+{
+	uint32_t cur[256], i, j, best = 0;
+	uint64_t sum = 0;
+
+	if (n >= ARRAY_SIZE(cur))
+		return n;	/* no bound for huge runs */
+	memset(cur, 0, (n + 1) * sizeof(cur[0]));
+	for (i = 0; i <= cf->lit_len; i++) {
+		char c = i < cf->lit_len ? cf->lit_lower[i] : '\n';
+
+		if (c == '\n') {
+			sum += best;
+			best = 0;
+			memset(cur, 0, (n + 1) * sizeof(cur[0]));
+			continue;
+		}
+		for (j = n; j-- > 0;) {
+			cur[j + 1] = x[j] == c ? cur[j] + 1 : 0;
+			if (cur[j + 1] > best)
+				best = cur[j + 1];
+		}
+		cur[0] = 0;
+	}
+	return sum;
+}
+
+/* The bound on W again, runs counted by lcs_tokens(): tighter, dearer. */
+static uint64_t w_bound_lcs(const struct ck_rule *r, const struct ck_format *cf)
+{
+	uint64_t ub = 0, c;
+	uint32_t i;
+
+	for (i = 0; i < r->lits.nleaf; i++) {
+		const struct rx_leaf *l = &r->lits.leaf[i];
+
+		if (!l->in_run && cls_has(cf->litset, l->c))
+			ub += l->mult == RX_INF ? 1ULL << 40 : l->mult;
+	}
+	for (i = 0; i < r->lits.nrun; i++) {
+		const struct rx_run *x = &r->lits.run[i];
+
+		c = lcs_tokens(cf, x->s, x->len);
+		if (c > x->len)
+			c = x->len;
+		ub += x->mult == RX_INF ? (c ? 1ULL << 40 : 0) : c * x->mult;
+	}
+	return ub;
+}
+
 void ck_check(struct ck_search *s, const struct ck_rule *r, struct ck_format *cf,
 	      struct ck_result *res, struct sbuf *witness)
 {
@@ -802,12 +1005,27 @@ void ck_check(struct ck_search *s, const struct ck_rule *r, struct ck_format *cf
 
 	memset(res, 0, sizeof(*res));
 	for (i = 0; i < r->lits.nf; i++)
-		if (!factor_possible(cf, &r->lits.f[i]))
+		if (!factor_possible(cf, &r->lits.f[i]) ||
+		    (!cf->has_wild && !factor_pieces(cf, &r->lits.f[i])))
 			return;		/* CK_NONE */
-	strong_possible = r->K != RX_INF && w_bound(r, cf) >= r->K;
-	if (!strong_possible && cf->has_wild && r->wild_ok) {
+	strong_possible = r->K != RX_INF && w_bound(r, cf) >= r->K &&
+			  w_bound_lcs(r, cf) >= r->K;
+	if (getenv("CKDBG"))
+		fprintf(stderr, "P wild=%d sp=%d R=%u nf=%u f0=%s fmt=%.60s\n", cf->has_wild, strong_possible, r->R, r->lits.nf, r->lits.nf ? r->lits.f[0].s : "", cf->lit_exact);
+	if (!format_ready(cf)) {
+		res->budget = true;	/* too large to decide */
+		return;
+	}
+	if (strong_possible) {
+		/* only paths that can still reach K literal steps */
+		run_product(s, cf, r, SM_STRONG, res, witness);
+		if (res->v == CK_STRONG || res->budget)
+			return;
+		memset(res, 0, sizeof(*res));
+	}
+	if (cf->has_wild && r->wild_ok) {
 		res->v = CK_WEAK;
 		return;
 	}
-	ck_product(s, r, cf, res, witness);
+	run_product(s, cf, r, SM_ANY, res, NULL);
 }

@@ -43,6 +43,7 @@ struct ck_rule {
 	uint32_t R;		/* required literal bytes */
 	uint32_t K;		/* W needed for strong; RX_INF if none can be */
 	bool wild_ok;		/* any "%s" inside a format can print a match */
+	uint32_t *rest;		/* per NFA state: most literal steps left */
 };
 
 /* Parse and compile; -1 with err on unsupported syntax or size. */
@@ -64,6 +65,7 @@ struct ck_format {
 	uint64_t bigram[64];		/* hashed literal byte pairs, lower case */
 	uint64_t convcls[4];		/* bytes conversions can print */
 	bool has_wild, has_empty_conv;
+	uint32_t *rest;		/* per NFA state: most literal steps left */
 };
 
 void ck_format_init(struct ck_format *cf, const struct fmt *f);
@@ -93,6 +95,9 @@ struct ck_result {
  */
 void ck_check(struct ck_search *s, const struct ck_rule *r, struct ck_format *cf,
 	      struct ck_result *res, struct sbuf *witness);
+
+/* statistics: products run, product states visited */
+extern uint64_t ck_stat_products, ck_stat_nodes;
 
 /* The product alone, no prefilter (tests). */
 void ck_product(struct ck_search *s, const struct ck_rule *r, struct ck_format *cf,

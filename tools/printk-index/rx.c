@@ -1014,7 +1014,7 @@ int rx_to_posix(const struct rx *re, struct sbuf *out)
 
 struct litwalk {
 	struct rx_lits *l;
-	uint32_t fcap, lcap;
+	uint32_t fcap, lcap, rcap;
 	struct sbuf run;
 	bool run_ci;
 };
@@ -1125,6 +1125,22 @@ static void leaves(struct litwalk *w, const struct rx_node *n, uint32_t mult)
 		}
 		if (k && (k->kind == RN_ASSERT || k->kind == RN_EMPTY))
 			continue;
+		if (nr > 1) {
+			struct rx_lits *l = w->l;
+			struct rx_run *rr;
+
+			if (l->nrun == w->rcap) {
+				w->rcap = w->rcap ? w->rcap * 2 : 8;
+				l->run = xrealloc(l->run, w->rcap * sizeof(*l->run));
+			}
+			rr = &l->run[l->nrun++];
+			rr->s = xmalloc(nr + 1);
+			for (i = 0; i < nr; i++)
+				rr->s[i] = lower(run[i]->byte);
+			rr->s[nr] = 0;
+			rr->len = nr;
+			rr->mult = mult;
+		}
 		for (i = 0; i < nr; i++) {
 			struct rx_leaf lf = { .c = run[i]->byte, .mult = mult,
 					      .in_run = nr > 1 };
@@ -1164,6 +1180,9 @@ void rx_lits_free(struct rx_lits *l)
 	for (i = 0; i < l->nf; i++)
 		free(l->f[i].s);
 	free(l->f);
+	for (i = 0; i < l->nrun; i++)
+		free(l->run[i].s);
+	free(l->run);
 	free(l->leaf);
 	memset(l, 0, sizeof(*l));
 }

@@ -141,9 +141,19 @@ struct rx_leaf {
 	uint32_t mult;			/* times a path can take it; RX_INF */
 };
 
+/* A run of >= 2 adjacent literals (lower case), and how often a path can
+ * take it. */
+struct rx_run {
+	char *s;
+	uint32_t len;
+	uint32_t mult;
+};
+
 struct rx_lits {
 	struct rx_factor *f;
 	uint32_t nf;
+	struct rx_run *run;
+	uint32_t nrun;
 	struct rx_leaf *leaf;
 	uint32_t nleaf;
 };
