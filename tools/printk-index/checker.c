@@ -323,6 +323,8 @@ static bool has_bigram(const struct ck_format *cf, unsigned char a, unsigned cha
 	return cf->bigram[h >> 6] >> (h & 63) & 1;
 }
 
+static void literal_flags(struct ck_format *cf);
+
 void ck_format_init(struct ck_format *cf, const struct fmt *f)
 {
 	uint32_t k, i, o = 0;
@@ -373,12 +375,58 @@ void ck_format_init(struct ck_format *cf, const struct fmt *f)
 	}
 	cf->lit_exact[o] = cf->lit_lower[o] = 0;
 	cf->lit_len = o;
+	literal_flags(cf);
+}
+
+/* lflags: the byte may directly follow the previous literal byte in the
+ * output; a conversion printing something may come right before / after */
+#define FB_CONTIG	1
+#define FB_CONV_BEFORE	2
+#define FB_CONV_AFTER	4
+
+static void literal_flags(struct ck_format *cf)
+{
+	const struct fmt *f = cf->f;
+	uint32_t k, i, n = 0;
+	bool joinable = false, conv_before = false;
+
+	cf->lflags = xcalloc(cf->lit_len + 1, 1);
+	cf->lseq = xmalloc(cf->lit_len + 1);
+	for (k = 0; k < f->ntok; k++) {
+		const struct fmt_tok *t = &f->tok[k];
+
+		if (t->kind != TK_LIT) {
+			if (t->max > 0) {
+				conv_before = true;
+				if (n)
+					cf->lflags[n - 1] |= FB_CONV_AFTER;
+			}
+			if (t->min > 0)
+				joinable = false;
+			continue;
+		}
+		for (i = 0; i < t->lit_len; i++) {
+			cf->lseq[n] = lower(f->lit[t->lit_off + i]);
+			if (i ? true : joinable)
+				cf->lflags[n] |= FB_CONTIG;
+			if (!i && conv_before)
+				cf->lflags[n] |= FB_CONV_BEFORE;
+			n++;
+		}
+		joinable = t->lit_len > 0;
+		conv_before = false;
+	}
+	cf->nlseq = n;
 }
 
 void ck_format_free(struct ck_format *cf)
 {
+	free(cf->lflags);
+	free(cf->lseq);
 	rx_nfa_free(&cf->nfa);
 	free(cf->rest);
+	free(cf->clos_start);
+	free(cf->clos);
 	free(cf->lit_exact);
 	free(cf->lit_lower);
 	memset(cf, 0, sizeof(*cf));
@@ -416,13 +464,62 @@ static uint32_t *rest_literals(const struct rx_nfa *a)
 	return rest;
 }
 
+/*
+ * For every state, the states other than splits that it reaches through
+ * splits alone (itself if it is none). The product then never holds a
+ * split: fewer states, and no chains of empty steps to walk.
+ */
+static void split_closure(const struct rx_nfa *a, uint32_t **startp, uint32_t **listp)
+{
+	uint32_t *start = xmalloc((a->n + 1) * sizeof(*start)), *list = NULL;
+	uint32_t *stamp = xcalloc(a->n ? a->n : 1, sizeof(*stamp));
+	uint32_t *stack = xmalloc((a->n ? a->n : 1) * sizeof(*stack));
+	uint32_t i, len = 0, cap = 0, sp;
+
+	for (i = 0; i < a->n; i++) {
+		start[i] = len;
+		sp = 0;
+		stack[sp++] = i;
+		stamp[i] = i + 1;
+		while (sp) {
+			uint32_t s = stack[--sp], t[2], k;
+			const struct rx_state *st = &a->st[s];
+
+			if (st->op != RX_SPLIT) {
+				if (len == cap) {
+					cap = cap ? cap * 2 : 256;
+					list = xrealloc(list, cap * sizeof(*list));
+				}
+				list[len++] = s;
+				continue;
+			}
+			t[0] = st->out;
+			t[1] = st->out1;
+			/* pushed in reverse: the first branch comes out first */
+			for (k = 2; k-- > 0;) {
+				if (stamp[t[k]] == i + 1)
+					continue;
+				stamp[t[k]] = i + 1;
+				stack[sp++] = t[k];
+			}
+		}
+	}
+	start[a->n] = len;
+	free(stamp);
+	free(stack);
+	*startp = start;
+	*listp = list;
+}
+
 static bool format_ready(struct ck_format *cf)
 {
 	if (!cf->built) {
 		cf->built = true;
 		cf->unsupported = ck_format_nfa(cf->f, &cf->nfa) != 0;
-		if (!cf->unsupported)
+		if (!cf->unsupported) {
 			cf->rest = rest_literals(&cf->nfa);
+			split_closure(&cf->nfa, &cf->clos_start, &cf->clos);
+		}
 	}
 	return !cf->unsupported;
 }
@@ -458,6 +555,7 @@ struct ck_search {
 	/* the pair being searched */
 	const struct rx_nfa *fa, *ra;
 	const uint32_t *frest, *rrest;
+	const uint32_t *fcs, *fcl, *rcs, *rcl;	/* split closures */
 	int32_t need;		/* SM_STRONG: K */
 	bool words;		/* the rule has \b or \B */
 	struct pnode *node;
@@ -580,6 +678,17 @@ static void relax(struct ck_search *s, uint32_t fs, uint32_t rs, uint8_t ctx,
 		grow_table(s);
 }
 
+/* relax() every pair of the split closures of fs and rs */
+static void relax_clos(struct ck_search *s, uint32_t fs, uint32_t rs, uint8_t ctx,
+		       int32_t v, uint32_t pred, uint8_t via)
+{
+	uint32_t i, j;
+
+	for (i = s->fcs[fs]; i < s->fcs[fs + 1]; i++)
+		for (j = s->rcs[rs]; j < s->rcs[rs + 1]; j++)
+			relax(s, s->fcl[i], s->rcl[j], ctx, v, pred, via);
+}
+
 /* The context after an assertion; 0xff when it cannot hold. */
 static uint8_t assert_ctx(uint8_t ctx, int kind)
 {
@@ -626,17 +735,14 @@ static void expand(struct ck_search *s, const struct rx_nfa *fa,
 	int mask = CTX_MASK(n.ctx);
 	uint8_t c;
 
-	if (f->op == RX_SPLIT) {
-		relax(s, f->out, n.rs, n.ctx, n.best, u, VIA_EPS);
-		relax(s, f->out1, n.rs, n.ctx, n.best, u, VIA_EPS);
-	}
-	if (r->op == RX_SPLIT) {
-		relax(s, n.fs, r->out, n.ctx, n.best, u, VIA_EPS);
-		relax(s, n.fs, r->out1, n.ctx, n.best, u, VIA_EPS);
-	} else if (r->op == RX_ASSERT) {
+	/* nodes hold no splits (split_closure()) */
+	if (r->op == RX_ASSERT) {
+		uint32_t j;
+
 		c = assert_ctx(n.ctx, r->arg);
 		if (c != 0xff)
-			relax(s, n.fs, r->out, c, n.best, u, VIA_EPS);
+			for (j = s->rcs[r->out]; j < s->rcs[r->out + 1]; j++)
+				relax(s, n.fs, s->rcl[j], c, n.best, u, VIA_EPS);
 	}
 	if (f->op == RX_MATCH && r->op == RX_MATCH && (mask & NEXT_END)) {
 		if (*acc == UINT32_MAX || n.best > s->node[*acc].best)
@@ -651,7 +757,7 @@ static void expand(struct ck_search *s, const struct rx_nfa *fa,
 			/* without \b \B only "at the start" matters */
 			edge_set(s, fa, ra, &n, VIA_ANY, set);
 			if (set[0] | set[1] | set[2] | set[3])
-				relax(s, f->out, r->out, CTX(PREV_OTHER, NEXT_ALL), v, u, VIA_ANY);
+				relax_clos(s, f->out, r->out, CTX(PREV_OTHER, NEXT_ALL), v, u, VIA_ANY);
 			return;
 		}
 		for (via = VIA_WORD; via <= VIA_OTHER; via++) {
@@ -659,7 +765,7 @@ static void expand(struct ck_search *s, const struct rx_nfa *fa,
 				continue;
 			edge_set(s, fa, ra, &n, via, set);
 			if (set[0] | set[1] | set[2] | set[3])
-				relax(s, f->out, r->out,
+				relax_clos(s, f->out, r->out,
 				      CTX(via == VIA_WORD ? PREV_WORD : PREV_OTHER, NEXT_ALL),
 				      v, u, via);
 		}
@@ -729,7 +835,11 @@ static void run_product(struct ck_search *s, const struct ck_format *cf,
 	s->words = r->re.has_wordb;
 	s->nnode = 0;
 	s->qhead = s->qtail = 0;
-	relax(s, fa->start, ra->start, CTX(PREV_START, NEXT_ALL), 0, UINT32_MAX, VIA_EPS);
+	s->fcs = cf->clos_start;
+	s->fcl = cf->clos;
+	s->rcs = r->clos_start;
+	s->rcl = r->clos;
+	relax_clos(s, fa->start, ra->start, CTX(PREV_START, NEXT_ALL), 0, UINT32_MAX, VIA_EPS);
 	while (s->qhead < s->qtail) {
 		uint32_t u = s->queue[s->qhead++];
 
@@ -781,6 +891,9 @@ int ck_rule_init(struct ck_rule *r, const char *pat, size_t len, enum rx_mode mo
 	memset(r, 0, sizeof(*r));
 	if (rx_parse(&r->re, pat, len, err))
 		return -1;
+	r->pat = xmalloc(len + 1);
+	memcpy(r->pat, pat, len);
+	r->pat[len] = 0;
 	r->mode = mode;
 	rx_compile_rule(&r->nfa, &r->re, mode);
 	if (r->nfa.too_big) {
@@ -788,10 +901,21 @@ int ck_rule_init(struct ck_rule *r, const char *pat, size_t len, enum rx_mode mo
 			  RX_MAX_STATES);
 		rx_nfa_free(&r->nfa);
 		rx_free(&r->re);
+		free(r->pat);
 		return -1;
 	}
 	rx_literals(&r->re, &r->lits);
 	r->rest = rest_literals(&r->nfa);
+	if (r->lits.seq_ok) {
+		uint32_t j;
+
+		for (j = 0; j < r->lits.nseq; j++) {
+			r->seqmask[r->lits.seq[j]] |= 1ULL << j;
+			if (r->lits.seq[j] >= 'a' && r->lits.seq[j] <= 'z')
+				r->seqmask[r->lits.seq[j] - 32] |= 1ULL << j;
+		}
+	}
+	split_closure(&r->nfa, &r->clos_start, &r->clos);
 	r->R = rx_min_literals(&r->nfa);
 	r->K = r->R ? (r->R + 1) / 2 : RX_INF;
 	/* Can a "%s" between two blanks print a match? Then so can every
@@ -813,7 +937,10 @@ int ck_rule_init(struct ck_rule *r, const char *pat, size_t len, enum rx_mode mo
 void ck_rule_free(struct ck_rule *r)
 {
 	rx_nfa_free(&r->nfa);
+	free(r->pat);
 	free(r->rest);
+	free(r->clos_start);
+	free(r->clos);
 	rx_lits_free(&r->lits);
 	rx_free(&r->re);
 	memset(r, 0, sizeof(*r));
@@ -997,6 +1124,93 @@ static uint64_t w_bound_lcs(const struct ck_rule *r, const struct ck_format *cf)
 	return ub;
 }
 
+/*
+ * W is at most the longest common subsequence of the rule's literal leaves
+ * (in pattern order) and the format's literal bytes (in order): both are
+ * consumed in order along a path. Bit-parallel LCS (Hyyro), one word.
+ */
+static uint32_t w_bound_seq(const struct ck_rule *r, const struct ck_format *cf)
+{
+	uint64_t v = ~0ULL, u, full;
+	uint32_t i, n = r->lits.nseq;
+
+	if (!r->lits.seq_ok)
+		return UINT32_MAX;
+	full = n == 64 ? ~0ULL : (1ULL << n) - 1;
+	for (i = 0; i < cf->lit_len; i++) {
+		u = v & r->seqmask[(unsigned char)cf->lit_exact[i]];
+		v = (v + u) | (v - u);
+	}
+	return n - __builtin_popcountll(v & full);
+}
+
+/*
+ * The tightest bound, by dynamic programming over (rule literal j, format
+ * literal byte p) aligned: along a path, aligned pairs increase in both;
+ * two literals of one run are consumed back to back, so if both are
+ * aligned their bytes are adjacent in the output, and if only the first
+ * is, a conversion byte follows its format byte (it ends a literal
+ * token); symmetrically before. best[j][p]: most aligned pairs ending
+ * with (j, p).
+ */
+uint64_t ck_stat_dp;
+
+static uint32_t w_bound_chunks(const struct ck_rule *r, const struct ck_format *cf)
+{
+	const struct rx_lits *l = &r->lits;
+	uint32_t J = l->nseq, P = cf->nlseq, j, p, res = 0;
+	uint32_t *best, *pm;	/* rows: best[j], pm[j] = prefix max of usable ends */
+
+	if (!l->seq_ok)
+		return UINT32_MAX;
+	if (!J || !P)
+		return 0;
+	ck_stat_dp++;
+	best = xcalloc((size_t)J * P, sizeof(*best));
+	pm = xcalloc((size_t)J * P, sizeof(*pm));
+	for (j = 0; j < J; j++) {
+		bool cont = l->seqcont[j];
+		bool next_cont = j + 1 < J && l->seqcont[j + 1];
+
+		for (p = 0; p < P; p++) {
+			uint32_t v = 0, g, up, left;
+			uint8_t fl = cf->lflags[p];
+			unsigned char c = cf->lseq[p];
+			bool eq = c == l->seq[j];
+
+			if (eq) {
+				/* a new chunk: after a gap, or at the start */
+				if (!cont || (fl & FB_CONV_BEFORE)) {
+					uint32_t jj = cont ? j - 1 : j;	/* sources < jj */
+
+					v = 1;
+					if (jj > 0 && p > 0 && pm[(size_t)(jj - 1) * P + p - 1])
+						v = 1 + pm[(size_t)(jj - 1) * P + p - 1];
+				}
+				/* the chunk goes on */
+				if (cont && p > 0 && (fl & FB_CONTIG) && best[(size_t)(j - 1) * P + p - 1] &&
+				    best[(size_t)(j - 1) * P + p - 1] + 1 > v)
+					v = best[(size_t)(j - 1) * P + p - 1] + 1;
+			}
+			best[(size_t)j * P + p] = v;
+			/* usable as the last pair before a gap */
+			g = v && (!next_cont || (fl & FB_CONV_AFTER)) ? v : 0;
+			if (g > res)
+				res = g;
+			up = j ? pm[(size_t)(j - 1) * P + p] : 0;
+			left = p ? pm[(size_t)j * P + p - 1] : 0;
+			if (up > g)
+				g = up;
+			if (left > g)
+				g = left;
+			pm[(size_t)j * P + p] = g;
+		}
+	}
+	free(best);
+	free(pm);
+	return res;
+}
+
 void ck_check(struct ck_search *s, const struct ck_rule *r, struct ck_format *cf,
 	      struct ck_result *res, struct sbuf *witness)
 {
@@ -1008,10 +1222,10 @@ void ck_check(struct ck_search *s, const struct ck_rule *r, struct ck_format *cf
 		if (!factor_possible(cf, &r->lits.f[i]) ||
 		    (!cf->has_wild && !factor_pieces(cf, &r->lits.f[i])))
 			return;		/* CK_NONE */
-	strong_possible = r->K != RX_INF && w_bound(r, cf) >= r->K &&
-			  w_bound_lcs(r, cf) >= r->K;
-	if (getenv("CKDBG"))
-		fprintf(stderr, "P wild=%d sp=%d R=%u nf=%u f0=%s fmt=%.60s\n", cf->has_wild, strong_possible, r->R, r->lits.nf, r->lits.nf ? r->lits.f[0].s : "", cf->lit_exact);
+	/* cheapest first */
+	strong_possible = r->K != RX_INF && w_bound_seq(r, cf) >= r->K &&
+			  w_bound(r, cf) >= r->K &&
+			  (r->lits.seq_ok ? w_bound_chunks(r, cf) : w_bound_lcs(r, cf)) >= r->K;
 	if (!format_ready(cf)) {
 		res->budget = true;	/* too large to decide */
 		return;

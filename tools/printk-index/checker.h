@@ -44,6 +44,10 @@ struct ck_rule {
 	uint32_t K;		/* W needed for strong; RX_INF if none can be */
 	bool wild_ok;		/* any "%s" inside a format can print a match */
 	uint32_t *rest;		/* per NFA state: most literal steps left */
+	uint32_t *clos_start, *clos;	/* per state: the non-split states
+					 * its splits lead to (CSR) */
+	char *pat;		/* the pattern, NUL-terminated (messages) */
+	uint64_t seqmask[256];	/* bit j: lits.seq[j] is the byte */
 };
 
 /* Parse and compile; -1 with err on unsupported syntax or size. */
@@ -65,7 +69,14 @@ struct ck_format {
 	uint64_t bigram[64];		/* hashed literal byte pairs, lower case */
 	uint64_t convcls[4];		/* bytes conversions can print */
 	bool has_wild, has_empty_conv;
+	/* per literal byte, in order (lit_exact without separators):
+	 * FB_* flags for the ordered chunk bound */
+	uint8_t *lflags;
+	unsigned char *lseq;
+	uint32_t nlseq;
 	uint32_t *rest;		/* per NFA state: most literal steps left */
+	uint32_t *clos_start, *clos;	/* per state: the non-split states
+					 * its splits lead to (CSR) */
 };
 
 void ck_format_init(struct ck_format *cf, const struct fmt *f);
@@ -97,7 +108,7 @@ void ck_check(struct ck_search *s, const struct ck_rule *r, struct ck_format *cf
 	      struct ck_result *res, struct sbuf *witness);
 
 /* statistics: products run, product states visited */
-extern uint64_t ck_stat_products, ck_stat_nodes;
+extern uint64_t ck_stat_products, ck_stat_nodes, ck_stat_dp;
 
 /* The product alone, no prefilter (tests). */
 void ck_product(struct ck_search *s, const struct ck_rule *r, struct ck_format *cf,

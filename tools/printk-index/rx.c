@@ -1094,6 +1094,62 @@ static void add_leaf(struct litwalk *w, const struct rx_leaf *lf)
 	l->leaf[l->nleaf++] = *lf;
 }
 
+/* The literal leaves in pattern order: along any path of the automaton
+ * the literal states it takes are a subsequence of this. */
+static void sequence(struct rx_lits *l, const struct rx_node *n)
+{
+	const struct rx_node *k;
+	uint32_t i;
+	bool prev_lit = false;
+
+	if (!l->seq_ok)
+		return;
+	switch (n->kind) {
+	case RN_CLS:
+		if (!n->lit)
+			return;
+		if (l->nseq == sizeof(l->seq)) {
+			l->seq_ok = false;
+			return;
+		}
+		l->seqcont[l->nseq] = false;
+		l->seq[l->nseq++] = lower(n->byte);
+		return;
+	case RN_CAT:
+		/* adjacent literal children: one right after the other */
+		for (k = n->kid; k; k = k->next) {
+			uint32_t at = l->nseq;
+
+			if (k->kind == RN_ASSERT || k->kind == RN_EMPTY)
+				continue;
+			sequence(l, k);
+			if (k->kind == RN_CLS && k->lit && prev_lit && l->seq_ok && at < l->nseq)
+				l->seqcont[at] = true;
+			prev_lit = k->kind == RN_CLS && k->lit;
+		}
+		return;
+	case RN_ALT:
+		for (k = n->kid; k; k = k->next)
+			sequence(l, k);
+		return;
+	case RN_REP:
+		if (n->max == RX_INF) {
+			uint32_t before = l->nseq;
+
+			sequence(l, n->kid);
+			/* a literal repeated without bound: no sequence */
+			if (l->nseq != before)
+				l->seq_ok = false;
+			return;
+		}
+		for (i = 0; i < n->max && l->seq_ok; i++)
+			sequence(l, n->kid);
+		return;
+	default:
+		return;
+	}
+}
+
 static void leaves(struct litwalk *w, const struct rx_node *n, uint32_t mult)
 {
 	const struct rx_node *k, *run[2048];
@@ -1170,6 +1226,8 @@ void rx_literals(const struct rx *re, struct rx_lits *l)
 	factors(&w, re->root);
 	flush_factor(&w);
 	leaves(&w, re->root, 1);
+	l->seq_ok = true;
+	sequence(l, re->root);
 	sbuf_free(&w.run);
 }
 

@@ -150,6 +150,13 @@ struct rx_run {
 };
 
 struct rx_lits {
+	/* every literal leaf in pattern order, bounded repeats expanded (lower
+	 * case); seq_ok false when a leaf repeats without bound or there are
+	 * more than RX_SEQ_MAX */
+	unsigned char seq[64];
+	bool seqcont[64];	/* taken right after the previous one (a run) */
+	uint32_t nseq;
+	bool seq_ok;
 	struct rx_factor *f;
 	uint32_t nf;
 	struct rx_run *run;

@@ -171,6 +171,8 @@ int main(int argc, char **argv)
 	t0 = now();
 	for (i = 0; i < n; i++) {
 		size_t ns = 0;
+		double tr = now();
+		uint64_t p0 = ck_stat_products, s0 = ck_stat_nodes;
 
 		for (fi = 0; fi < m.nfmt; fi++) {
 			struct ck_result res;
@@ -182,6 +184,10 @@ int main(int argc, char **argv)
 			}
 			weak += res.v == CK_WEAK;
 		}
+		if (getenv("CK_SLOW") && now() - tr > 0.005)
+			fprintf(stderr, "slow %.1f ms, %llu products, %llu states: rule K=%u %s\n",
+				(now() - tr) * 1e3, (unsigned long long)(ck_stat_products - p0),
+				(unsigned long long)(ck_stat_nodes - s0), rules[i].K, rules[i].pat);
 		strong += ns;
 		if (!ns)
 			no_strong++;
@@ -194,9 +200,10 @@ int main(int argc, char **argv)
 	printf("rules: %u (%zu made stale), compiled in %.1f ms\n", n, made_stale, t_compile * 1e3);
 	printf("check: %.3f s, %.0f rules/s; %zu strong, %zu weak pairs; %zu rules stale\n",
 	       t_check, n / t_check, strong, weak, no_strong);
-	printf("products: %llu run, %.0f states each on average\n",
+	printf("products: %llu run, %.0f states each on average; %llu bound DPs\n",
 	       (unsigned long long)ck_stat_products,
-	       ck_stat_products ? (double)ck_stat_nodes / ck_stat_products : 0.0);
+	       ck_stat_products ? (double)ck_stat_nodes / ck_stat_products : 0.0,
+	       (unsigned long long)ck_stat_dp);
 	printf("quality: %zu of %zu rules found their own format strong\n", found,
 	       (size_t)(n - made_stale));
 	printf("total: %.3f s (index prepared, rules compiled, checked)\n",
