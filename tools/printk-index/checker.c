@@ -755,6 +755,8 @@ static void expand(struct ck_search *s, const struct rx_nfa *fa,
 
 		if (!s->words) {
 			/* without \b \B only "at the start" matters */
+			if (!(mask & (NEXT_WORD | NEXT_OTHER)))
+				return;		/* "$" was taken */
 			edge_set(s, fa, ra, &n, VIA_ANY, set);
 			if (set[0] | set[1] | set[2] | set[3])
 				relax_clos(s, f->out, r->out, CTX(PREV_OTHER, NEXT_ALL), v, u, VIA_ANY);

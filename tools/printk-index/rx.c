@@ -1030,6 +1030,13 @@ static void flush_factor(struct litwalk *w)
 		}
 		l->f[l->nf].s = xmalloc(w->run.len + 1);
 		memcpy(l->f[l->nf].s, w->run.p, w->run.len + 1);
+		if (w->run_ci) {
+			/* compared with the lower-cased literal text */
+			uint32_t i;
+
+			for (i = 0; i < w->run.len; i++)
+				l->f[l->nf].s[i] = lower(l->f[l->nf].s[i]);
+		}
 		l->f[l->nf].len = w->run.len;
 		l->f[l->nf].ci = w->run_ci;
 		l->nf++;
@@ -1158,7 +1165,7 @@ static void leaves(struct litwalk *w, const struct rx_node *n, uint32_t mult)
 	switch (n->kind) {
 	case RN_CLS:
 		if (n->lit)
-			add_leaf(w, &(struct rx_leaf){ .c = n->byte, .mult = mult });
+			add_leaf(w, &(struct rx_leaf){ .c = lower(n->byte), .mult = mult });
 		return;
 	case RN_EMPTY:
 	case RN_ASSERT:
@@ -1198,16 +1205,16 @@ static void leaves(struct litwalk *w, const struct rx_node *n, uint32_t mult)
 			rr->mult = mult;
 		}
 		for (i = 0; i < nr; i++) {
-			struct rx_leaf lf = { .c = run[i]->byte, .mult = mult,
+			struct rx_leaf lf = { .c = lower(run[i]->byte), .mult = mult,
 					      .in_run = nr > 1 };
 
 			if (i > 0) {
 				lf.has_prev = true;
-				lf.prev = run[i - 1]->byte;
+				lf.prev = lower(run[i - 1]->byte);
 			}
 			if (i + 1 < nr) {
 				lf.has_next = true;
-				lf.next = run[i + 1]->byte;
+				lf.next = lower(run[i + 1]->byte);
 			}
 			add_leaf(w, &lf);
 		}
