@@ -340,7 +340,7 @@ void ck_format_init(struct ck_format *cf, const struct fmt *f)
 	cf->lit_lower = xmalloc(cf->lit_len + 1);
 	for (k = 0; k < f->ntok; k++) {
 		const struct fmt_tok *t = &f->tok[k];
-		const unsigned char *s = (const unsigned char *)f->lit + t->lit_off;
+		const unsigned char *s;
 
 		if (t->kind != TK_LIT) {
 			for (i = 0; i < 4; i++)
@@ -354,6 +354,7 @@ void ck_format_init(struct ck_format *cf, const struct fmt *f)
 			continue;
 		}
 		cf->ntoklit++;
+		s = (const unsigned char *)f->lit + t->lit_off;
 		for (i = 0; i < t->lit_len; i++) {
 			cf->lit_exact[o] = s[i];
 			cf->lit_lower[o++] = lower(s[i]);
@@ -959,9 +960,9 @@ static bool factor_possible(const struct ck_format *cf, const struct rx_factor *
 	const char *text = x->ci ? cf->lit_lower : cf->lit_exact;
 	uint32_t i, j;
 
-	if (memmem(text, cf->lit_len, x->s, x->len))
-		return true;
 	if (cf->has_empty_conv)
+		return true;
+	if (memmem(text, cf->lit_len, x->s, x->len))
 		return true;
 	for (i = 0; i < x->len; i = j + 1) {
 		for (j = i; j < x->len; j++) {
@@ -1157,59 +1158,88 @@ static uint32_t w_bound_seq(const struct ck_rule *r, const struct ck_format *cf)
  */
 uint64_t ck_stat_dp;
 
-static uint32_t w_bound_chunks(const struct ck_rule *r, const struct ck_format *cf)
+/* Rows of w_bound_chunks(), kept across calls (one thread). */
+static uint32_t *dp_buf;
+static size_t dp_cap;
+
+static uint32_t w_bound_chunks(const struct ck_rule *r, const struct ck_format *cf,
+			       uint32_t need)
 {
 	const struct rx_lits *l = &r->lits;
-	uint32_t J = l->nseq, P = cf->nlseq, j, p, res = 0;
-	uint32_t *best, *pm;	/* rows: best[j], pm[j] = prefix max of usable ends */
+	uint32_t J = l->nseq, P = 0, j, k, res = 0, rowmax = 0, *col;
+	uint32_t *best0, *best1, *pm0, *pm1, *pm2, *t;
+	uint8_t *adj;
 
 	if (!l->seq_ok)
 		return UINT32_MAX;
-	if (!J || !P)
+	if (!J || !cf->nlseq)
 		return 0;
 	ck_stat_dp++;
-	best = xcalloc((size_t)J * P, sizeof(*best));
-	pm = xcalloc((size_t)J * P, sizeof(*pm));
+	if (dp_cap < 7 * (size_t)cf->nlseq) {
+		dp_cap = 7 * (size_t)cf->nlseq;
+		free(dp_buf);
+		dp_buf = xmalloc(dp_cap * sizeof(*dp_buf));
+	}
+	/* only the format's bytes the rule has can be aligned: the other
+	 * columns would stay 0; adj[k]: column k directly follows k - 1 */
+	col = dp_buf + 5 * (size_t)cf->nlseq;
+	adj = (uint8_t *)(dp_buf + 6 * (size_t)cf->nlseq);
+	for (k = 0; k < cf->nlseq; k++) {
+		if (!r->seqmask[cf->lseq[k]])
+			continue;
+		adj[P] = P && col[P - 1] == k - 1 && (cf->lflags[k] & FB_CONTIG);
+		col[P++] = k;
+	}
+	if (!P)
+		return 0;
+	memset(dp_buf, 0, 5 * (size_t)P * sizeof(*dp_buf));
+	/* best1: row j - 1; pm1, pm2: rows j - 1, j - 2 */
+	best0 = dp_buf;
+	best1 = dp_buf + P;
+	pm0 = dp_buf + 2 * P;
+	pm1 = dp_buf + 3 * P;
+	pm2 = dp_buf + 4 * P;
 	for (j = 0; j < J; j++) {
 		bool cont = l->seqcont[j];
 		bool next_cont = j + 1 < J && l->seqcont[j + 1];
+		const uint32_t *src = cont ? pm2 : pm1;	/* ends before a gap */
+		bool has_src = cont ? j >= 2 : j >= 1;
+		uint32_t rmax = 0;
 
-		for (p = 0; p < P; p++) {
-			uint32_t v = 0, g, up, left;
+		for (k = 0; k < P; k++) {
+			uint32_t v = 0, g, p = col[k];
 			uint8_t fl = cf->lflags[p];
-			unsigned char c = cf->lseq[p];
-			bool eq = c == l->seq[j];
 
-			if (eq) {
+			if (cf->lseq[p] == l->seq[j]) {
 				/* a new chunk: after a gap, or at the start */
-				if (!cont || (fl & FB_CONV_BEFORE)) {
-					uint32_t jj = cont ? j - 1 : j;	/* sources < jj */
-
-					v = 1;
-					if (jj > 0 && p > 0 && pm[(size_t)(jj - 1) * P + p - 1])
-						v = 1 + pm[(size_t)(jj - 1) * P + p - 1];
-				}
+				if (!cont || (fl & FB_CONV_BEFORE))
+					v = 1 + (k && has_src ? src[k - 1] : 0);
 				/* the chunk goes on */
-				if (cont && p > 0 && (fl & FB_CONTIG) && best[(size_t)(j - 1) * P + p - 1] &&
-				    best[(size_t)(j - 1) * P + p - 1] + 1 > v)
-					v = best[(size_t)(j - 1) * P + p - 1] + 1;
+				if (cont && adj[k] && best1[k - 1] && best1[k - 1] + 1 > v)
+					v = best1[k - 1] + 1;
 			}
-			best[(size_t)j * P + p] = v;
+			best0[k] = v;
+			if (v > rmax)
+				rmax = v;
 			/* usable as the last pair before a gap */
 			g = v && (!next_cont || (fl & FB_CONV_AFTER)) ? v : 0;
 			if (g > res)
 				res = g;
-			up = j ? pm[(size_t)(j - 1) * P + p] : 0;
-			left = p ? pm[(size_t)j * P + p - 1] : 0;
-			if (up > g)
-				g = up;
-			if (left > g)
-				g = left;
-			pm[(size_t)j * P + p] = g;
+			if (pm1[k] > g)
+				g = pm1[k];
+			if (k && pm0[k - 1] > g)
+				g = pm0[k - 1];
+			pm0[k] = g;
 		}
+		if (res >= need)
+			return res;	/* enough */
+		if (pm0[P - 1] > rowmax)
+			rowmax = pm0[P - 1];
+		if ((rmax > rowmax ? rmax : rowmax) + (J - 1 - j) < need)
+			return res;	/* cannot get there any more */
+		t = best1; best1 = best0; best0 = t;
+		t = pm2; pm2 = pm1; pm1 = pm0; pm0 = t;
 	}
-	free(best);
-	free(pm);
 	return res;
 }
 
@@ -1227,7 +1257,7 @@ void ck_check(struct ck_search *s, const struct ck_rule *r, struct ck_format *cf
 	/* cheapest first */
 	strong_possible = r->K != RX_INF && w_bound_seq(r, cf) >= r->K &&
 			  w_bound(r, cf) >= r->K &&
-			  (r->lits.seq_ok ? w_bound_chunks(r, cf) : w_bound_lcs(r, cf)) >= r->K;
+			  (r->lits.seq_ok ? w_bound_chunks(r, cf, r->K) : w_bound_lcs(r, cf)) >= r->K;
 	if (!format_ready(cf)) {
 		res->budget = true;	/* too large to decide */
 		return;
