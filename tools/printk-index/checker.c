@@ -273,10 +273,11 @@ static uint32_t tok_compile(const struct fmt *f, const struct fmt_tok *t,
 	}
 	ck_tok_regex(t, &re);
 	if (rx_parse(&rx, re.p, re.len, &err)) {
-		/* built-in patterns: can only happen while editing them */
-		fprintf(stderr, "printk-index: internal conversion regex '%s': %s\n",
-			re.p, err.msg);
-		abort();
+		/* only a width or precision beyond RX_MAX_REPEAT ("%.65535o")
+		 * gets here: too large, like an automaton over RX_MAX_STATES */
+		a->too_big = true;
+		sbuf_free(&re);
+		return next;
 	}
 	e = rx_compile_node(a, rx.root, next);
 	/* what a conversion prints is never the format's literal text */
