@@ -377,6 +377,10 @@ void ck_format_init(struct ck_format *cf, const struct fmt *f)
 	}
 	cf->lit_exact[o] = cf->lit_lower[o] = 0;
 	cf->lit_len = o;
+	for (i = 0; i < o; i++)
+		cls_set(cf->canprint, (unsigned char)cf->lit_exact[i]);
+	for (i = 0; i < 4; i++)
+		cf->canprint[i] |= cf->convcls[i];
 	literal_flags(cf);
 }
 
@@ -419,10 +423,31 @@ static void literal_flags(struct ck_format *cf)
 		conv_before = false;
 	}
 	cf->nlseq = n;
+	/* distinct pairs of bytes that can be adjacent literal output */
+	{
+		uint64_t *seen = xcalloc(1024, sizeof(*seen));
+
+		cf->pairs = xmalloc((n ? n : 1) * sizeof(*cf->pairs));
+		for (i = 0; i < n; i++) {
+			uint16_t pr;
+
+			if (cf->lflags[i] & FB_CONV_BEFORE)
+				cf->after_conv++;
+			if (!i || !(cf->lflags[i] & FB_CONTIG))
+				continue;
+			pr = cf->lseq[i - 1] << 8 | cf->lseq[i];
+			if (seen[pr >> 6] >> (pr & 63) & 1)
+				continue;
+			seen[pr >> 6] |= 1ULL << (pr & 63);
+			cf->pairs[cf->npairs++] = pr;
+		}
+		free(seen);
+	}
 }
 
 void ck_format_free(struct ck_format *cf)
 {
+	free(cf->pairs);
 	free(cf->lflags);
 	free(cf->lseq);
 	rx_nfa_free(&cf->nfa);
@@ -914,6 +939,7 @@ int ck_rule_init(struct ck_rule *r, const char *pat, size_t len, enum rx_mode mo
 		uint32_t j;
 
 		for (j = 0; j < r->lits.nseq; j++) {
+			r->starts += !r->lits.seqcont[j];
 			r->seqmask[r->lits.seq[j]] |= 1ULL << j;
 			if (r->lits.seq[j] >= 'a' && r->lits.seq[j] <= 'z')
 				r->seqmask[r->lits.seq[j] - 32] |= 1ULL << j;
@@ -961,6 +987,18 @@ static bool factor_possible(const struct ck_format *cf, const struct rx_factor *
 	const char *text = x->ci ? cf->lit_lower : cf->lit_exact;
 	uint32_t i, j;
 
+	if (cf->has_wild)
+		return true;	/* "anything" prints it */
+	/* a byte the format cannot print at all (for a case-folded factor:
+	 * in neither case; the separators are no bytes of the format) */
+	for (i = 0; i < 4; i++) {
+		uint64_t miss = x->bytes[i] & ~cf->canprint[i];
+
+		if (!i)
+			miss &= ~(1ULL << '\n');
+		if (miss && !x->ci)
+			return false;
+	}
 	if (cf->has_empty_conv)
 		return true;
 	if (memmem(text, cf->lit_len, x->s, x->len))
@@ -1244,6 +1282,73 @@ static uint32_t w_bound_chunks(const struct ck_rule *r, const struct ck_format *
 	return res;
 }
 
+void ck_set_init(struct ck_set *set, const struct fmt *fmts, uint32_t n)
+{
+	uint32_t i, k, *fill;
+
+	memset(set, 0, sizeof(*set));
+	set->n = n;
+	set->cf = xcalloc(n ? n : 1, sizeof(*set->cf));
+	set->post_start = xcalloc(65537, sizeof(*set->post_start));
+	set->count = xcalloc(n ? n : 1, sizeof(*set->count));
+	for (i = 0; i < n; i++) {
+		ck_format_init(&set->cf[i], &fmts[i]);
+		set->cf[i].id = i;
+		for (k = 0; k < set->cf[i].npairs; k++)
+			set->post_start[set->cf[i].pairs[k] + 1]++;
+	}
+	for (k = 0; k < 65536; k++)
+		set->post_start[k + 1] += set->post_start[k];
+	set->post = xmalloc((set->post_start[65536] + 1) * sizeof(*set->post));
+	fill = xmalloc(65536 * sizeof(*fill));
+	memcpy(fill, set->post_start, 65536 * sizeof(*fill));
+	for (i = 0; i < n; i++)
+		for (k = 0; k < set->cf[i].npairs; k++)
+			set->post[fill[set->cf[i].pairs[k]]++] = i;
+	free(fill);
+}
+
+void ck_set_free(struct ck_set *set)
+{
+	uint32_t i;
+
+	for (i = 0; i < set->n; i++)
+		ck_format_free(&set->cf[i]);
+	free(set->cf);
+	free(set->post_start);
+	free(set->post);
+	free(set->count);
+	memset(set, 0, sizeof(*set));
+}
+
+/*
+ * Aligned literals come in chunks; a chunk of length L has L - 1 aligned
+ * adjacent pairs, each a pair of the rule's run that the format has too,
+ * and starts either at a rule literal that does not directly follow
+ * another (r->starts of them) or right after a conversion (after_conv).
+ * So W <= pairs shared + r->starts + cf->after_conv.
+ */
+void ck_set_prepare(struct ck_set *set, struct ck_rule *r)
+{
+	const struct rx_lits *l = &r->lits;
+	uint32_t j, k;
+
+	r->pairs = NULL;
+	if (!l->seq_ok)
+		return;
+	memset(set->count, 0, set->n * sizeof(*set->count));
+	for (j = 1; j < l->nseq; j++) {
+		uint16_t pr = l->seq[j - 1] << 8 | l->seq[j];
+
+		if (!l->seqcont[j])
+			continue;
+		for (k = set->post_start[pr]; k < set->post_start[pr + 1]; k++)
+			if (set->count[set->post[k]] < UINT16_MAX)
+				set->count[set->post[k]]++;
+	}
+	r->pairs = set->count;
+}
+
 void ck_check(struct ck_search *s, const struct ck_rule *r, struct ck_format *cf,
 	      struct ck_result *res, struct sbuf *witness)
 {
@@ -1256,7 +1361,9 @@ void ck_check(struct ck_search *s, const struct ck_rule *r, struct ck_format *cf
 		    (!cf->has_wild && !factor_pieces(cf, &r->lits.f[i])))
 			return;		/* CK_NONE */
 	/* cheapest first */
-	strong_possible = r->K != RX_INF && w_bound_seq(r, cf) >= r->K &&
+	strong_possible = r->K != RX_INF &&
+			  (!r->pairs || (uint64_t)r->pairs[cf->id] + r->starts + cf->after_conv >= r->K) &&
+			  w_bound_seq(r, cf) >= r->K &&
 			  w_bound(r, cf) >= r->K &&
 			  (r->lits.seq_ok ? w_bound_chunks(r, cf, r->K) : w_bound_lcs(r, cf)) >= r->K;
 	if (!format_ready(cf)) {

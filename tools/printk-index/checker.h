@@ -47,6 +47,9 @@ struct ck_rule {
 	uint32_t *clos_start, *clos;	/* per state: the non-split states
 					 * its splits lead to (CSR) */
 	char *pat;		/* the pattern, NUL-terminated (messages) */
+	uint32_t starts;	/* literals not right after another (chunk starts) */
+	const uint16_t *pairs;	/* ck_set_prepare(): per format, how many of
+				 * the rule's adjacent literal pairs it has */
 	uint64_t seqmask[256];	/* bit j: lits.seq[j] is the byte */
 };
 
@@ -65,6 +68,8 @@ struct ck_format {
 	uint32_t lit_len;
 	uint32_t ntoklit;		/* literal tokens */
 	uint64_t litset[4];		/* literal bytes, lower case */
+	uint64_t canprint[4];		/* literal bytes as they are, and
+					 * what conversions can print */
 	uint64_t edgeset[4];		/* first/last bytes of literal tokens */
 	uint64_t bigram[64];		/* hashed literal byte pairs, lower case */
 	uint64_t convcls[4];		/* bytes conversions can print */
@@ -77,7 +82,29 @@ struct ck_format {
 	uint32_t *rest;		/* per NFA state: most literal steps left */
 	uint32_t *clos_start, *clos;	/* per state: the non-split states
 					 * its splits lead to (CSR) */
+	uint32_t id;		/* index in its ck_set */
+	uint32_t after_conv;	/* literal tokens right after a conversion */
+	uint16_t *pairs;	/* distinct adjacent literal byte pairs */
+	uint32_t npairs;
 };
+
+/*
+ * All formats of an index, with an inverted index from adjacent literal
+ * byte pairs to formats: for a rule, ck_set_prepare() counts in one pass
+ * which formats share how many of its literal pairs, a bound on W that
+ * costs nothing for the formats sharing none.
+ */
+struct ck_set {
+	struct ck_format *cf;
+	uint32_t n;
+	uint32_t *post_start;	/* [65537] */
+	uint32_t *post;
+	uint16_t *count;
+};
+
+void ck_set_init(struct ck_set *set, const struct fmt *fmts, uint32_t n);
+void ck_set_free(struct ck_set *set);
+void ck_set_prepare(struct ck_set *set, struct ck_rule *r);
 
 void ck_format_init(struct ck_format *cf, const struct fmt *f);
 void ck_format_free(struct ck_format *cf);

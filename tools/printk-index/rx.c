@@ -1030,12 +1030,19 @@ static void flush_factor(struct litwalk *w)
 		}
 		l->f[l->nf].s = xmalloc(w->run.len + 1);
 		memcpy(l->f[l->nf].s, w->run.p, w->run.len + 1);
-		if (w->run_ci) {
-			/* compared with the lower-cased literal text */
+		{
 			uint32_t i;
+			struct rx_factor *x = &l->f[l->nf];
 
-			for (i = 0; i < w->run.len; i++)
-				l->f[l->nf].s[i] = lower(l->f[l->nf].s[i]);
+			memset(x->bytes, 0, sizeof(x->bytes));
+			for (i = 0; i < w->run.len; i++) {
+				/* compared with the lower-cased literal text */
+				if (w->run_ci)
+					x->s[i] = lower(x->s[i]);
+				cls_set(x->bytes, x->s[i]);
+				if (w->run_ci && is_alpha(x->s[i]))
+					cls_set(x->bytes, x->s[i] - 32);
+			}
 		}
 		l->f[l->nf].len = w->run.len;
 		l->f[l->nf].ci = w->run_ci;

@@ -130,6 +130,7 @@ struct rx_factor {
 	char *s;
 	uint32_t len;
 	bool ci;
+	uint64_t bytes[4];	/* its bytes, both cases if ci */
 };
 
 /* A literal leaf of the pattern, for the bound on format literal overlap. */

@@ -124,7 +124,7 @@ int main(int argc, char **argv)
 	struct pi_index idx;
 	struct pi_err err;
 	struct matcher m;
-	struct ck_format *cf;
+	struct ck_set set;
 	struct ck_rule *rules;
 	struct ck_search *s;
 	uint32_t *src, nrules = 1000, n = 0, i, fi;
@@ -145,9 +145,7 @@ int main(int argc, char **argv)
 	}
 	t0 = now();
 	matcher_build(&m, &idx);
-	cf = xcalloc(m.nfmt, sizeof(*cf));
-	for (fi = 0; fi < m.nfmt; fi++)
-		ck_format_init(&cf[fi], &m.fmts[fi]);
+	ck_set_init(&set, m.fmts, m.nfmt);
 	t_build = now() - t0;
 
 	rules = xcalloc(nrules, sizeof(*rules));
@@ -174,10 +172,12 @@ int main(int argc, char **argv)
 		double tr = now();
 		uint64_t p0 = ck_stat_products, s0 = ck_stat_nodes;
 
+		ck_set_prepare(&set, &rules[i]);
+
 		for (fi = 0; fi < m.nfmt; fi++) {
 			struct ck_result res;
 
-			ck_check(s, &rules[i], &cf[fi], &res, NULL);
+			ck_check(s, &rules[i], &set.cf[fi], &res, NULL);
 			if (res.v == CK_STRONG) {
 				ns++;
 				found += fi == src[i];
@@ -213,9 +213,7 @@ int main(int argc, char **argv)
 	ck_search_free(s);
 	for (i = 0; i < n; i++)
 		ck_rule_free(&rules[i]);
-	for (fi = 0; fi < m.nfmt; fi++)
-		ck_format_free(&cf[fi]);
-	free(cf);
+	ck_set_free(&set);
 	free(rules);
 	free(src);
 	sbuf_free(&o);
