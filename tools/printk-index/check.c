@@ -436,17 +436,18 @@ struct verdict {
 	size_t undecided;
 };
 
-static void check_rule(struct rule *r, struct matcher *m, struct ck_format *cf,
+static void check_rule(struct rule *r, struct matcher *m, struct ck_set *set,
 		       struct ck_search *s, bool want_witness, struct verdict *v)
 {
 	struct sbuf w = { 0 };
 	uint32_t fi;
 
 	memset(v, 0, sizeof(*v));
+	ck_set_prepare(set, &r->ck);
 	for (fi = 0; fi < m->nfmt; fi++) {
 		struct ck_result res;
 
-		ck_check(s, &r->ck, &cf[fi], &res, want_witness ? &w : NULL);
+		ck_check(s, &r->ck, &set->cf[fi], &res, want_witness ? &w : NULL);
 		if (res.budget)
 			v->undecided++;
 		if (res.v == CK_STRONG) {
@@ -632,7 +633,7 @@ int do_check(int argc, char **argv)
 	struct rules rs = { 0 };
 	struct pi_index idx;
 	struct matcher m;
-	struct ck_format *cf;
+	struct ck_set set;
 	struct ck_search *s;
 	struct pi_err err;
 	size_t i, nstale = 0, bad = 0;
@@ -685,9 +686,7 @@ int do_check(int argc, char **argv)
 		goto out_rules;
 	}
 	matcher_build(&m, &idx);
-	cf = xcalloc(m.nfmt ? m.nfmt : 1, sizeof(*cf));
-	for (i = 0; i < m.nfmt; i++)
-		ck_format_init(&cf[i], &m.fmts[i]);
+	ck_set_init(&set, m.fmts, m.nfmt);
 	s = ck_search_new();
 
 	json_begin();
@@ -696,7 +695,7 @@ int do_check(int argc, char **argv)
 	for (i = 0; i < rs.n; i++) {
 		struct verdict v;
 
-		check_rule(&rs.v[i], &m, cf, s, witness, &v);
+		check_rule(&rs.v[i], &m, &set, s, witness, &v);
 		if (!v.nstrong)
 			nstale++;
 		if (json_output)
@@ -714,9 +713,7 @@ int do_check(int argc, char **argv)
 	ret = nstale ? EXIT_DIFF : EXIT_OK;
 
 	ck_search_free(s);
-	for (i = 0; i < m.nfmt; i++)
-		ck_format_free(&cf[i]);
-	free(cf);
+	ck_set_free(&set);
 	matcher_free(&m);
 	pi_index_free(&idx);
 out_rules:

@@ -96,8 +96,13 @@ static bool make_rule(const struct fmt *f, bool stale, struct sbuf *o)
 				quote(o, s, n / 2);
 				sbuf_add(o, ".*", 2);
 			} else if (i == 1 && n > 8) {
+				/* the byte replaced must be one \w or \s matches */
+				bool w = rx_is_word(s[n / 2]);
+
 				quote(o, s, n / 2);
-				sbuf_add(o, "\\w*", 3);
+				sbuf_add(o, w ? "\\w*" : "\\s*", 3);
+				if (!w && s[n / 2] != ' ' && s[n / 2] != '\t')
+					quote(o, s + n / 2, 1);
 				quote(o, s + n / 2 + 1, n - n / 2 - 1);
 			} else {
 				quote(o, s, n);
@@ -188,6 +193,15 @@ int main(int argc, char **argv)
 			fprintf(stderr, "slow %.1f ms, %llu products, %llu states: rule K=%u %s\n",
 				(now() - tr) * 1e3, (unsigned long long)(ck_stat_products - p0),
 				(unsigned long long)(ck_stat_nodes - s0), rules[i].K, rules[i].pat);
+		if (getenv("CK_MISS") && src[i] != UINT32_MAX) {
+			struct ck_result res;
+
+			ck_product(s, &rules[i], &set.cf[src[i]], &res, NULL);
+			if (res.v != CK_STRONG)
+				fprintf(stderr, "own format %s: /%s/ vs \"%s\"\n",
+					res.v == CK_WEAK ? "weak" : "none", rules[i].pat,
+					set.cf[src[i]].lit_exact);
+		}
 		strong += ns;
 		if (!ns)
 			no_strong++;
