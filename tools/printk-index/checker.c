@@ -389,6 +389,7 @@ void ck_format_init(struct ck_format *cf, const struct fmt *f)
 #define FB_CONTIG	1
 #define FB_CONV_BEFORE	2
 #define FB_CONV_AFTER	4
+#define FB_INTOK	8	/* not the first byte of its literal token */
 
 static void literal_flags(struct ck_format *cf)
 {
@@ -415,6 +416,8 @@ static void literal_flags(struct ck_format *cf)
 			cf->lseq[n] = lower(f->lit[t->lit_off + i]);
 			if (i ? true : joinable)
 				cf->lflags[n] |= FB_CONTIG;
+			if (i)
+				cf->lflags[n] |= FB_INTOK;
 			if (!i && conv_before)
 				cf->lflags[n] |= FB_CONV_BEFORE;
 			n++;
@@ -584,6 +587,7 @@ struct ck_search {
 	const uint32_t *frest, *rrest;
 	const uint32_t *fcs, *fcl, *rcs, *rcl;	/* split closures */
 	int32_t need;		/* SM_STRONG: K */
+	bool any;		/* SM_ANY */
 	bool words;		/* the rule has \b or \B */
 	struct pnode *node;
 	uint32_t nnode, capnode;
@@ -771,6 +775,14 @@ static void expand(struct ck_search *s, const struct rx_nfa *fa,
 			for (j = s->rcs[r->out]; j < s->rcs[r->out + 1]; j++)
 				relax(s, n.fs, s->rcl[j], c, n.best, u, VIA_EPS);
 	}
+	/* SM_ANY: the rule has matched and nothing is pending; any rest of
+	 * the format is fine (every format state reaches its end, through
+	 * bytes that are never a newline) */
+	if (s->any && ra->has_tail && (n.rs == ra->tail || n.rs == ra->fin) &&
+	    mask == NEXT_ALL) {
+		*acc = u;
+		return;
+	}
 	if (f->op == RX_MATCH && r->op == RX_MATCH && (mask & NEXT_END)) {
 		if (*acc == UINT32_MAX || n.best > s->node[*acc].best)
 			*acc = u;
@@ -861,6 +873,7 @@ static void run_product(struct ck_search *s, const struct ck_format *cf,
 	s->frest = cf->rest;
 	s->rrest = r->rest;
 	s->need = mode == SM_STRONG ? (int32_t)r->K : 0;
+	s->any = mode == SM_ANY;
 	s->words = r->re.has_wordb;
 	s->nnode = 0;
 	s->qhead = s->qtail = 0;
@@ -1197,6 +1210,12 @@ static uint32_t w_bound_seq(const struct ck_rule *r, const struct ck_format *cf)
  */
 uint64_t ck_stat_dp;
 
+/* c (lower case) or its upper case in the class */
+static bool byte_either(const uint64_t cls[4], unsigned char c)
+{
+	return cls_has(cls, c) || (c >= 'a' && c <= 'z' && cls_has(cls, c - 32));
+}
+
 /* Rows of w_bound_chunks(), kept across calls (one thread). */
 static uint32_t *dp_buf;
 static size_t dp_cap;
@@ -1250,8 +1269,12 @@ static uint32_t w_bound_chunks(const struct ck_rule *r, const struct ck_format *
 			uint8_t fl = cf->lflags[p];
 
 			if (cf->lseq[p] == l->seq[j]) {
-				/* a new chunk: after a gap, or at the start */
-				if (!cont || (fl & FB_CONV_BEFORE))
+				/* a new chunk: after a gap, or at the start; in
+				 * the middle of a literal token the byte before
+				 * must fit what the rule has before it */
+				if ((!cont || (fl & FB_CONV_BEFORE)) &&
+				    (cont || !(fl & FB_INTOK) ||
+				     byte_either(l->seqprev[j], cf->lseq[p - 1])))
 					v = 1 + (k && has_src ? src[k - 1] : 0);
 				/* the chunk goes on */
 				if (cont && adj[k] && best1[k - 1] && best1[k - 1] + 1 > v)
@@ -1260,8 +1283,14 @@ static uint32_t w_bound_chunks(const struct ck_rule *r, const struct ck_format *
 			best0[k] = v;
 			if (v > rmax)
 				rmax = v;
-			/* usable as the last pair before a gap */
+			/* usable as the last pair before a gap; inside a
+			 * literal token, the next byte must fit what the
+			 * rule has after it */
 			g = v && (!next_cont || (fl & FB_CONV_AFTER)) ? v : 0;
+			if (g && !next_cont && p + 1 < cf->nlseq &&
+			    (cf->lflags[p + 1] & FB_INTOK) &&
+			    !byte_either(l->seqnext[j], cf->lseq[p + 1]))
+				g = 0;
 			if (g > res)
 				res = g;
 			if (pm1[k] > g)

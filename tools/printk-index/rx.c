@@ -831,6 +831,9 @@ void rx_compile_rule(struct rx_nfa *a, const struct rx *re, enum rx_mode mode)
 		if (a->too_big)
 			return;
 		a->st[l].out1 = x;
+		a->fin = fin;
+		a->tail = x;
+		a->has_tail = true;
 	}
 	mid = rx_compile_node(a, re->root, l);
 	/* ".*" before it */
@@ -1110,11 +1113,32 @@ static void add_leaf(struct litwalk *w, const struct rx_leaf *lf)
 
 /* The literal leaves in pattern order: along any path of the automaton
  * the literal states it takes are a subsequence of this. */
-static void sequence(struct rx_lits *l, const struct rx_node *n)
+/* The class every byte consumed last (first) by n is in: n must consume
+ * at least one byte and end (start) with one class. NULL if unknown. */
+static const uint64_t *edge_class(const struct rx_node *n)
 {
-	const struct rx_node *k;
+	if (n->kind == RN_CLS)
+		return n->cls;
+	if (n->kind == RN_REP && n->min >= 1 && n->kid->kind == RN_CLS)
+		return n->kid->cls;
+	return NULL;
+}
+
+static void set_edge(uint64_t dst[4], const uint64_t *src)
+{
+	if (src)
+		memcpy(dst, src, 4 * sizeof(uint64_t));
+	else
+		memset(dst, 0xff, 4 * sizeof(uint64_t));
+}
+
+/* The literal leaves in pattern order: along any path of the automaton
+ * the literal states it takes are a subsequence of this. */
+static void sequence(struct rx_lits *l, const struct rx_node *n,
+		     const uint64_t *prev, const uint64_t *next)
+{
+	const struct rx_node *k, *pk = NULL, *nk;
 	uint32_t i;
-	bool prev_lit = false;
 
 	if (!l->seq_ok)
 		return;
@@ -1127,37 +1151,45 @@ static void sequence(struct rx_lits *l, const struct rx_node *n)
 			return;
 		}
 		l->seqcont[l->nseq] = false;
+		set_edge(l->seqprev[l->nseq], prev);
+		set_edge(l->seqnext[l->nseq], next);
 		l->seq[l->nseq++] = lower(n->byte);
 		return;
 	case RN_CAT:
-		/* adjacent literal children: one right after the other */
+		/* adjacent literal children: one right after the other; the
+		 * neighbours of a literal constrain the bytes around it */
 		for (k = n->kid; k; k = k->next) {
 			uint32_t at = l->nseq;
 
 			if (k->kind == RN_ASSERT || k->kind == RN_EMPTY)
 				continue;
-			sequence(l, k);
-			if (k->kind == RN_CLS && k->lit && prev_lit && l->seq_ok && at < l->nseq)
+			for (nk = k->next; nk && (nk->kind == RN_ASSERT || nk->kind == RN_EMPTY);
+			     nk = nk->next)
+				;
+			sequence(l, k, pk ? edge_class(pk) : prev,
+				 nk ? edge_class(nk) : next);
+			if (k->kind == RN_CLS && k->lit && pk && pk->kind == RN_CLS &&
+			    pk->lit && l->seq_ok && at < l->nseq)
 				l->seqcont[at] = true;
-			prev_lit = k->kind == RN_CLS && k->lit;
+			pk = k;
 		}
 		return;
 	case RN_ALT:
 		for (k = n->kid; k; k = k->next)
-			sequence(l, k);
+			sequence(l, k, prev, next);
 		return;
 	case RN_REP:
 		if (n->max == RX_INF) {
 			uint32_t before = l->nseq;
 
-			sequence(l, n->kid);
+			sequence(l, n->kid, NULL, NULL);
 			/* a literal repeated without bound: no sequence */
 			if (l->nseq != before)
 				l->seq_ok = false;
 			return;
 		}
 		for (i = 0; i < n->max && l->seq_ok; i++)
-			sequence(l, n->kid);
+			sequence(l, n->kid, NULL, NULL);
 		return;
 	default:
 		return;
@@ -1241,7 +1273,7 @@ void rx_literals(const struct rx *re, struct rx_lits *l)
 	flush_factor(&w);
 	leaves(&w, re->root, 1);
 	l->seq_ok = true;
-	sequence(l, re->root);
+	sequence(l, re->root, NULL, NULL);
 	sbuf_free(&w.run);
 }
 

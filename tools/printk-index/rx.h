@@ -90,6 +90,10 @@ struct rx_nfa {
 	uint64_t (*cls)[4];
 	uint32_t ncls, clscap;
 	uint32_t start;
+	/* RX_SEARCH rules: the match state and the ".*" after the match;
+	 * once there with nothing pending the rule has matched */
+	uint32_t fin, tail;
+	bool has_tail;
 	bool too_big;		/* RX_MAX_STATES reached: do not use */
 };
 
@@ -156,6 +160,9 @@ struct rx_lits {
 	 * more than RX_SEQ_MAX */
 	unsigned char seq[64];
 	bool seqcont[64];	/* taken right after the previous one (a run) */
+	/* the byte right before / after the literal in any match is in this
+	 * class (all bytes when the pattern does not say) */
+	uint64_t seqprev[64][4], seqnext[64][4];
 	uint32_t nseq;
 	bool seq_ok;
 	struct rx_factor *f;
