@@ -447,7 +447,7 @@ static void check_rule(struct rule *r, struct matcher *m, struct ck_set *set,
 	for (fi = 0; fi < m->nfmt; fi++) {
 		struct ck_result res;
 
-		ck_check(s, &r->ck, &set->cf[fi], &res, want_witness ? &w : NULL);
+		ck_check_set(s, &r->ck, set, fi, &res, want_witness ? &w : NULL);
 		if (res.budget)
 			v->undecided++;
 		if (res.v == CK_STRONG) {

@@ -1320,9 +1320,14 @@ void ck_set_init(struct ck_set *set, const struct fmt *fmts, uint32_t n)
 	set->cf = xcalloc(n ? n : 1, sizeof(*set->cf));
 	set->post_start = xcalloc(65537, sizeof(*set->post_start));
 	set->count = xcalloc(n ? n : 1, sizeof(*set->count));
+	set->hot = xcalloc(n ? n : 1, sizeof(*set->hot));
+	set->canprint = xcalloc(n ? n : 1, sizeof(*set->canprint));
 	for (i = 0; i < n; i++) {
 		ck_format_init(&set->cf[i], &fmts[i]);
 		set->cf[i].id = i;
+		memcpy(set->canprint[i], set->cf[i].canprint, sizeof(set->canprint[i]));
+		set->hot[i] = (set->cf[i].has_wild ? 1U << 31 : 0) |
+			      (set->cf[i].after_conv < 0xffff ? set->cf[i].after_conv : 0xffff);
 		for (k = 0; k < set->cf[i].npairs; k++)
 			set->post_start[set->cf[i].pairs[k] + 1]++;
 	}
@@ -1347,6 +1352,8 @@ void ck_set_free(struct ck_set *set)
 	free(set->post_start);
 	free(set->post);
 	free(set->count);
+	free(set->hot);
+	free(set->canprint);
 	memset(set, 0, sizeof(*set));
 }
 
@@ -1395,11 +1402,11 @@ void ck_check(struct ck_search *s, const struct ck_rule *r, struct ck_format *cf
 			  w_bound_seq(r, cf) >= r->K &&
 			  w_bound(r, cf) >= r->K &&
 			  (r->lits.seq_ok ? w_bound_chunks(r, cf, r->K) : w_bound_lcs(r, cf)) >= r->K;
-	if (!format_ready(cf)) {
-		res->budget = true;	/* too large to decide */
-		return;
-	}
 	if (strong_possible) {
+		if (!format_ready(cf)) {
+			res->budget = true;	/* too large to decide */
+			return;
+		}
 		/* only paths that can still reach K literal steps */
 		run_product(s, cf, r, SM_STRONG, res, witness);
 		if (res->v == CK_STRONG || res->budget)
@@ -1410,5 +1417,42 @@ void ck_check(struct ck_search *s, const struct ck_rule *r, struct ck_format *cf
 		res->v = CK_WEAK;
 		return;
 	}
+	if (!format_ready(cf)) {
+		res->budget = true;
+		return;
+	}
 	run_product(s, cf, r, SM_ANY, res, NULL);
+}
+
+void ck_check_set(struct ck_search *s, const struct ck_rule *r, struct ck_set *set,
+		  uint32_t i, struct ck_result *res, struct sbuf *witness)
+{
+	uint32_t hot = set->hot[i];
+
+	/* most formats: "anything" prints a weak match and too few literal
+	 * pairs are shared for a strong one; decided without touching the
+	 * format (factors are always printable by "anything") */
+	if ((hot >> 31) && r->wild_ok && r->pairs && r->K != RX_INF &&
+	    (uint64_t)r->pairs[i] + r->starts + (hot & 0xffff) < r->K) {
+		memset(res, 0, sizeof(*res));
+		res->v = CK_WEAK;
+		return;
+	}
+	/* a byte of a required factor that the format can print neither as
+	 * literal text nor through a conversion: no match at all */
+	if (!(hot >> 31)) {
+		const uint64_t *cp = set->canprint[i];
+		uint32_t k;
+
+		for (k = 0; k < r->lits.nf; k++) {
+			const struct rx_factor *x = &r->lits.f[k];
+
+			if (!x->ci && ((x->bytes[0] & ~cp[0]) | (x->bytes[1] & ~cp[1]) |
+				       (x->bytes[2] & ~cp[2]) | (x->bytes[3] & ~cp[3]))) {
+				memset(res, 0, sizeof(*res));
+				return;		/* CK_NONE */
+			}
+		}
+	}
+	ck_check(s, r, &set->cf[i], res, witness);
 }

@@ -97,6 +97,10 @@ struct ck_format {
 struct ck_set {
 	struct ck_format *cf;
 	uint32_t n;
+	/* per format, what the common case needs, packed for the cache:
+	 * bit 31 "anything" conversion, low bits after_conv */
+	uint32_t *hot;
+	uint64_t (*canprint)[4];	/* per format: ck_format.canprint */
 	uint32_t *post_start;	/* [65537] */
 	uint32_t *post;
 	uint16_t *count;
@@ -133,6 +137,10 @@ struct ck_result {
  */
 void ck_check(struct ck_search *s, const struct ck_rule *r, struct ck_format *cf,
 	      struct ck_result *res, struct sbuf *witness);
+
+/* ck_check() of format i of the set, after ck_set_prepare(set, r). */
+void ck_check_set(struct ck_search *s, const struct ck_rule *r, struct ck_set *set,
+		  uint32_t i, struct ck_result *res, struct sbuf *witness);
 
 /* statistics: products run, product states visited */
 extern uint64_t ck_stat_products, ck_stat_nodes, ck_stat_dp;

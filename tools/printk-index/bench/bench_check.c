@@ -182,7 +182,7 @@ int main(int argc, char **argv)
 		for (fi = 0; fi < m.nfmt; fi++) {
 			struct ck_result res;
 
-			ck_check(s, &rules[i], &set.cf[fi], &res, NULL);
+			ck_check_set(s, &rules[i], &set, fi, &res, NULL);
 			if (res.v == CK_STRONG) {
 				ns++;
 				found += fi == src[i];
