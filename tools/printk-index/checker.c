@@ -581,7 +581,19 @@ enum search_mode {
 	SM_ANY,		/* is there an accepting path at all */
 };
 
+/* Does a rule (without assertions) match inside what one conversion can
+ * print? Per rule, per kind of conversion. */
+struct tok_memo {
+	uint64_t rule;		/* ck_rule.serial */
+	uint8_t kind, left;
+	int32_t width, prec;
+	const struct ere *ere;
+	bool match;
+};
+
 struct ck_search {
+	struct tok_memo memo[64];
+	uint32_t nmemo;
 	/* the pair being searched */
 	const struct rx_nfa *fa, *ra;
 	const uint32_t *frest, *rrest;
@@ -922,6 +934,8 @@ void ck_product(struct ck_search *s, const struct ck_rule *r, struct ck_format *
 /* ------------------------------------------------------------------ */
 /* Rules and prefilters                                                 */
 
+static uint64_t rule_serial;
+
 int ck_rule_init(struct ck_rule *r, const char *pat, size_t len, enum rx_mode mode,
 		 struct pi_err *err)
 {
@@ -933,6 +947,7 @@ int ck_rule_init(struct ck_rule *r, const char *pat, size_t len, enum rx_mode mo
 	memset(r, 0, sizeof(*r));
 	if (rx_parse(&r->re, pat, len, err))
 		return -1;
+	r->serial = ++rule_serial;
 	r->pat = xmalloc(len + 1);
 	memcpy(r->pat, pat, len);
 	r->pat[len] = 0;
@@ -1385,6 +1400,49 @@ void ck_set_prepare(struct ck_set *set, struct ck_rule *r)
 	r->pairs = set->count;
 }
 
+static bool tok_same(const struct tok_memo *m, const struct fmt_tok *t)
+{
+	return m->kind == t->kind && m->ere == t->ere && m->width == t->width &&
+	       m->prec == t->prec && m->left == !!(t->flags & F_LEFT);
+}
+
+/*
+ * For a rule without assertions a match is a substring, whatever is around
+ * it: if some output of the conversion alone contains one, every format
+ * with that conversion prints a (weak or better) match.
+ */
+static bool tok_prints_match(struct ck_search *s, const struct ck_rule *r,
+			     const struct fmt_tok *t)
+{
+	struct tok_memo *m;
+	struct ck_format cf;
+	struct ck_result res;
+	struct fmt f;
+	struct fmt_tok one = *t;
+	uint32_t i;
+
+	for (i = 0; i < s->nmemo; i++)
+		if (s->memo[i].rule == r->serial && tok_same(&s->memo[i], t))
+			return s->memo[i].match;
+	if (s->nmemo && s->memo[0].rule != r->serial)
+		s->nmemo = 0;		/* a new rule */
+	memset(&f, 0, sizeof(f));
+	f.tok = &one;
+	f.ntok = 1;
+	ck_format_init(&cf, &f);
+	memset(&res, 0, sizeof(res));
+	if (format_ready(&cf))
+		run_product(s, &cf, r, SM_ANY, &res, NULL);
+	ck_format_free(&cf);
+	if (s->nmemo == ARRAY_SIZE(s->memo))
+		return res.v != CK_NONE && !res.budget;
+	m = &s->memo[s->nmemo++];
+	*m = (struct tok_memo){ .rule = r->serial, .kind = t->kind, .left = !!(t->flags & F_LEFT),
+				.width = t->width, .prec = t->prec, .ere = t->ere,
+				.match = res.v != CK_NONE && !res.budget };
+	return m->match;
+}
+
 void ck_check(struct ck_search *s, const struct ck_rule *r, struct ck_format *cf,
 	      struct ck_result *res, struct sbuf *witness)
 {
@@ -1416,6 +1474,20 @@ void ck_check(struct ck_search *s, const struct ck_rule *r, struct ck_format *cf
 	if (cf->has_wild && r->wild_ok) {
 		res->v = CK_WEAK;
 		return;
+	}
+	if (r->mode == RX_SEARCH && !r->re.has_anchor && !r->re.has_wordb) {
+		uint32_t k;
+
+		for (k = 0; k < cf->f->ntok; k++) {
+			const struct fmt_tok *t = &cf->f->tok[k];
+
+			if ((t->kind == TK_STR || t->kind == TK_ERE) &&
+			    tok_prints_match(s, r, t)) {
+				memset(res, 0, sizeof(*res));
+				res->v = CK_WEAK;
+				return;
+			}
+		}
 	}
 	if (!format_ready(cf)) {
 		res->budget = true;

@@ -47,6 +47,7 @@ struct ck_rule {
 	uint32_t *clos_start, *clos;	/* per state: the non-split states
 					 * its splits lead to (CSR) */
 	char *pat;		/* the pattern, NUL-terminated (messages) */
+	uint64_t serial;	/* tells rules apart in caches */
 	uint32_t starts;	/* literals not right after another (chunk starts) */
 	const uint16_t *pairs;	/* ck_set_prepare(): per format, how many of
 				 * the rule's adjacent literal pairs it has */
