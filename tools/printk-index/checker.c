@@ -963,11 +963,25 @@ int ck_rule_init(struct ck_rule *r, const char *pat, size_t len, enum rx_mode mo
 	}
 	rx_literals(&r->re, &r->lits);
 	r->rest = rest_literals(&r->nfa);
+	{
+		/* chunk starts: a literal not right after another one of its
+		 * run; runs and lone literals, times their repeat counts */
+		uint64_t st = 0;
+		uint32_t j;
+
+		for (j = 0; j < r->lits.nleaf; j++) {
+			const struct rx_leaf *lf = &r->lits.leaf[j];
+
+			if (lf->has_prev)
+				continue;
+			st += lf->mult == RX_INF ? RX_INF : lf->mult;
+		}
+		r->starts = st >= RX_INF ? RX_INF : (uint32_t)st;
+	}
 	if (r->lits.seq_ok) {
 		uint32_t j;
 
 		for (j = 0; j < r->lits.nseq; j++) {
-			r->starts += !r->lits.seqcont[j];
 			r->seqmask[r->lits.seq[j]] |= 1ULL << j;
 			if (r->lits.seq[j] >= 'a' && r->lits.seq[j] <= 'z')
 				r->seqmask[r->lits.seq[j] - 32] |= 1ULL << j;
@@ -1239,7 +1253,7 @@ static uint32_t w_bound_chunks(const struct ck_rule *r, const struct ck_format *
 			       uint32_t need)
 {
 	const struct rx_lits *l = &r->lits;
-	uint32_t J = l->nseq, P = 0, j, k, res = 0, rowmax = 0, *col;
+	uint32_t J = l->nseq, P = 0, j, k, res = 0, rowmax = 0, *col, rem[65];
 	uint32_t *best0, *best1, *pm0, *pm1, *pm2, *t;
 	uint8_t *adj;
 
@@ -1265,6 +1279,17 @@ static uint32_t w_bound_chunks(const struct ck_rule *r, const struct ck_format *
 	}
 	if (!P)
 		return 0;
+	/* rem[j]: literals j.. that the format's literal text has at all:
+	 * the most that rows j.. can still add */
+	{
+		uint32_t cnt = 0;
+
+		for (j = J; j-- > 0;) {
+			cnt += cls_has(cf->litset, l->seq[j]);
+			rem[j] = cnt;
+		}
+		rem[J] = 0;
+	}
 	memset(dp_buf, 0, 5 * (size_t)P * sizeof(*dp_buf));
 	/* best1: row j - 1; pm1, pm2: rows j - 1, j - 2 */
 	best0 = dp_buf;
@@ -1318,7 +1343,7 @@ static uint32_t w_bound_chunks(const struct ck_rule *r, const struct ck_format *
 			return res;	/* enough */
 		if (pm0[P - 1] > rowmax)
 			rowmax = pm0[P - 1];
-		if ((rmax > rowmax ? rmax : rowmax) + (J - 1 - j) < need)
+		if ((rmax > rowmax ? rmax : rowmax) + rem[j + 1] < need)
 			return res;	/* cannot get there any more */
 		t = best1; best1 = best0; best0 = t;
 		t = pm2; pm2 = pm1; pm1 = pm0; pm0 = t;
@@ -1382,20 +1407,24 @@ void ck_set_free(struct ck_set *set)
 void ck_set_prepare(struct ck_set *set, struct ck_rule *r)
 {
 	const struct rx_lits *l = &r->lits;
-	uint32_t j, k;
+	uint32_t i, j, k;
 
 	r->pairs = NULL;
-	if (!l->seq_ok)
+	if (r->starts == RX_INF)
 		return;
 	memset(set->count, 0, set->n * sizeof(*set->count));
-	for (j = 1; j < l->nseq; j++) {
-		uint16_t pr = l->seq[j - 1] << 8 | l->seq[j];
+	for (i = 0; i < l->nrun; i++) {
+		const struct rx_run *x = &l->run[i];
 
-		if (!l->seqcont[j])
-			continue;
-		for (k = set->post_start[pr]; k < set->post_start[pr + 1]; k++)
-			if (set->count[set->post[k]] < UINT16_MAX)
-				set->count[set->post[k]]++;
+		for (j = 1; j < x->len; j++) {
+			uint16_t pr = (unsigned char)x->s[j - 1] << 8 | (unsigned char)x->s[j];
+
+			for (k = set->post_start[pr]; k < set->post_start[pr + 1]; k++) {
+				uint32_t c = set->count[set->post[k]] + x->mult;
+
+				set->count[set->post[k]] = c < UINT16_MAX ? c : UINT16_MAX;
+			}
+		}
 	}
 	r->pairs = set->count;
 }

@@ -139,7 +139,8 @@ struct ck_result {
 void ck_check(struct ck_search *s, const struct ck_rule *r, struct ck_format *cf,
 	      struct ck_result *res, struct sbuf *witness);
 
-/* ck_check() of format i of the set, after ck_set_prepare(set, r). */
+/* ck_check() of format i of the set, after ck_set_prepare(set, r); a
+ * prepared rule must then only be checked against that set's formats. */
 void ck_check_set(struct ck_search *s, const struct ck_rule *r, struct ck_set *set,
 		  uint32_t i, struct ck_result *res, struct sbuf *witness);
 
