@@ -628,6 +628,7 @@ static void test_prefilter_sample(void)
 	struct pi_index idx;
 	struct pi_err err;
 	struct matcher m;
+	struct ck_set set;
 	struct ck_search *s;
 	size_t i, fi, bad = 0, pairs_n = 0, witnessed = 0;
 
@@ -638,6 +639,7 @@ static void test_prefilter_sample(void)
 		return;
 	}
 	matcher_build(&m, &idx);
+	ck_set_init(&set, m.fmts, m.nfmt);
 	s = ck_search_new();
 	for (i = 0; i < ARRAY_SIZE(rules); i++) {
 		struct ck_rule r;
@@ -646,15 +648,15 @@ static void test_prefilter_sample(void)
 			T_FAIL("%s: %s", rules[i], err.msg);
 			continue;
 		}
+		/* the command's path: the set's pair index, packed summaries */
+		ck_set_prepare(&set, &r);
 		for (fi = i % 7; fi < m.nfmt; fi += 7) {
-			struct ck_format cf;
 			struct ck_result a, b;
 			struct sbuf w = { 0 };
 			char why[400];
 
-			ck_format_init(&cf, &m.fmts[fi]);
-			ck_check(s, &r, &cf, &a, NULL);
-			ck_product(s, &r, &cf, &b, &w);
+			ck_check_set(s, &r, &set, fi, &a, NULL);
+			ck_product(s, &r, &set.cf[fi], &b, &w);
 			pairs_n++;
 			if (a.v != b.v && bad++ < 10)
 				fprintf(stderr, "  /%s/ vs \"%s\": prefiltered %s, product %s\n",
@@ -667,7 +669,6 @@ static void test_prefilter_sample(void)
 					fprintf(stderr, "  /%s/: %s\n", rules[i], why);
 			}
 			sbuf_free(&w);
-			ck_format_free(&cf);
 		}
 		ck_rule_free(&r);
 	}
@@ -677,6 +678,7 @@ static void test_prefilter_sample(void)
 		t_pass++;
 	CHECK(witnessed > 10);
 	ck_search_free(s);
+	ck_set_free(&set);
 	matcher_free(&m);
 	pi_index_free(&idx);
 }
