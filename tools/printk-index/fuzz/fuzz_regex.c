@@ -3,9 +3,10 @@
  * libFuzzer: the rule regex parser and the check product. Input:
  * PATTERN '\0' FORMAT (the format optional). Properties: no crash, a
  * rejected pattern says where ("offset N: ..."), an accepted one compiles
- * or is reported too large; against the format, the prefilters give the
- * product's verdict, and a match's witness is printed by the format (the
- * match model accepts it whole).
+ * or is reported too large; against the format the prefilters, alone and
+ * through a one-format ck_set (the command's path), give the product's
+ * verdict, and a match's witness is printed by the format (the match
+ * model accepts it whole).
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -26,7 +27,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct ck_rule r;
 	struct pi_err err = { "" };
 	struct ck_format cf;
-	struct ck_result a, b;
+	struct ck_result a, b, c;
+	struct ck_set set;
 	struct sbuf w = { 0 };
 	struct fmt f;
 
@@ -45,6 +47,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	ck_check(s, &r, &cf, &b, NULL);
 	if (!a.budget && !b.budget && a.v != b.v)
 		__builtin_trap();
+	/* the command's path: pair index and packed summaries */
+	ck_set_init(&set, &f, 1);
+	ck_set_prepare(&set, &r);
+	ck_check_set(s, &r, &set, 0, &c, NULL);
+	if (!a.budget && !c.budget && a.v != c.v)
+		__builtin_trap();
+	ck_set_free(&set);
 	if (a.v != CK_NONE && !a.budget &&
 	    fmt_match(&f, w.p ? w.p : "", w.len) != FMT_FULL)
 		__builtin_trap();
