@@ -1429,6 +1429,31 @@ void ck_set_prepare(struct ck_set *set, struct ck_rule *r)
 	r->pairs = set->count;
 }
 
+/*
+ * The pair bound of ck_set_prepare() with the chunk starts counted more
+ * closely: a chunk starting at a rule literal needs that byte in the
+ * format's literal text, one starting after a conversion needs the first
+ * byte of that literal token among the rule's literals.
+ */
+static uint64_t pair_bound(const struct ck_rule *r, const struct ck_format *cf)
+{
+	uint64_t n = r->pairs[cf->id];
+	uint64_t rule_bytes[4] = { 0 };
+	uint32_t i;
+
+	for (i = 0; i < r->lits.nleaf; i++) {
+		const struct rx_leaf *l = &r->lits.leaf[i];
+
+		cls_set(rule_bytes, l->c);
+		if (!l->has_prev && cls_has(cf->litset, l->c))
+			n += l->mult;
+	}
+	for (i = 0; i < cf->nlseq; i++)
+		if ((cf->lflags[i] & FB_CONV_BEFORE) && cls_has(rule_bytes, cf->lseq[i]))
+			n++;
+	return n;
+}
+
 static bool tok_same(const struct tok_memo *m, const struct fmt_tok *t)
 {
 	return m->kind == t->kind && m->ere == t->ere && m->width == t->width &&
@@ -1485,7 +1510,7 @@ void ck_check(struct ck_search *s, const struct ck_rule *r, struct ck_format *cf
 			return;		/* CK_NONE */
 	/* cheapest first */
 	strong_possible = r->K != RX_INF &&
-			  (!r->pairs || (uint64_t)r->pairs[cf->id] + r->starts + cf->after_conv >= r->K) &&
+			  (!r->pairs || pair_bound(r, cf) >= r->K) &&
 			  w_bound_seq(r, cf) >= r->K &&
 			  w_bound(r, cf) >= r->K &&
 			  (r->lits.seq_ok ? w_bound_chunks(r, cf, r->K) : w_bound_lcs(r, cf)) >= r->K;
