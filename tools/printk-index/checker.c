@@ -1255,15 +1255,15 @@ static uint32_t w_bound_chunks(const struct ck_rule *r, const struct ck_format *
 	const struct rx_lits *l = &r->lits;
 	uint32_t J = l->nseq, P = 0, j, k, res = 0, rowmax = 0, *col, rem[65];
 	uint32_t *best0, *best1, *pm0, *pm1, *pm2, *t;
-	uint8_t *adj;
+	uint8_t *adj, *cbyte, *cfl;
 
 	if (!l->seq_ok)
 		return UINT32_MAX;
 	if (!J || !cf->nlseq)
 		return 0;
 	ck_stat_dp++;
-	if (dp_cap < 7 * (size_t)cf->nlseq) {
-		dp_cap = 7 * (size_t)cf->nlseq;
+	if (dp_cap < 8 * (size_t)cf->nlseq) {
+		dp_cap = 8 * (size_t)cf->nlseq;
 		free(dp_buf);
 		dp_buf = xmalloc(dp_cap * sizeof(*dp_buf));
 	}
@@ -1271,10 +1271,19 @@ static uint32_t w_bound_chunks(const struct ck_rule *r, const struct ck_format *
 	 * columns would stay 0; adj[k]: column k directly follows k - 1 */
 	col = dp_buf + 5 * (size_t)cf->nlseq;
 	adj = (uint8_t *)(dp_buf + 6 * (size_t)cf->nlseq);
+	cbyte = adj + cf->nlseq;
+	cfl = cbyte + cf->nlseq;
 	for (k = 0; k < cf->nlseq; k++) {
 		if (!r->seqmask[cf->lseq[k]])
 			continue;
 		adj[P] = P && col[P - 1] == k - 1 && (cf->lflags[k] & FB_CONTIG);
+		cbyte[P] = cf->lseq[k];
+		/* the neighbour tests of the DP, folded into the flags */
+		cfl[P] = cf->lflags[k] & (FB_CONV_BEFORE | FB_CONV_AFTER);
+		if ((cf->lflags[k] & FB_INTOK))
+			cfl[P] |= 16;	/* byte before in the same token */
+		if (k + 1 < cf->nlseq && (cf->lflags[k + 1] & FB_INTOK))
+			cfl[P] |= 32;	/* byte after in the same token */
 		col[P++] = k;
 	}
 	if (!P)
@@ -1305,16 +1314,16 @@ static uint32_t w_bound_chunks(const struct ck_rule *r, const struct ck_format *
 		uint32_t rmax = 0;
 
 		for (k = 0; k < P; k++) {
-			uint32_t v = 0, g, p = col[k];
-			uint8_t fl = cf->lflags[p];
+			uint32_t v = 0, g;
+			uint8_t fl = cfl[k];
 
-			if (cf->lseq[p] == l->seq[j]) {
+			if (cbyte[k] == l->seq[j]) {
 				/* a new chunk: after a gap, or at the start; in
 				 * the middle of a literal token the byte before
 				 * must fit what the rule has before it */
 				if ((!cont || (fl & FB_CONV_BEFORE)) &&
-				    (cont || !(fl & FB_INTOK) ||
-				     byte_either(l->seqprev[j], cf->lseq[p - 1])))
+				    (cont || !(fl & 16) ||
+				     byte_either(l->seqprev[j], cf->lseq[col[k] - 1])))
 					v = 1 + (k && has_src ? src[k - 1] : 0);
 				/* the chunk goes on */
 				if (cont && adj[k] && best1[k - 1] && best1[k - 1] + 1 > v)
@@ -1327,9 +1336,8 @@ static uint32_t w_bound_chunks(const struct ck_rule *r, const struct ck_format *
 			 * literal token, the next byte must fit what the
 			 * rule has after it */
 			g = v && (!next_cont || (fl & FB_CONV_AFTER)) ? v : 0;
-			if (g && !next_cont && p + 1 < cf->nlseq &&
-			    (cf->lflags[p + 1] & FB_INTOK) &&
-			    !byte_either(l->seqnext[j], cf->lseq[p + 1]))
+			if (g && !next_cont && (fl & 32) &&
+			    !byte_either(l->seqnext[j], cf->lseq[col[k] + 1]))
 				g = 0;
 			if (g > res)
 				res = g;
