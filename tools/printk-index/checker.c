@@ -1313,7 +1313,15 @@ static uint32_t w_bound_chunks(const struct ck_rule *r, const struct ck_format *
 		bool has_src = cont ? j >= 2 : j >= 1;
 		uint32_t rmax = 0;
 
-		for (k = 0; k < P; k++) {
+		k = 0;
+		if (!cls_has(cf->litset, l->seq[j])) {
+			/* nothing aligns in this row: the prefix maxima carry
+			 * over (they grow along a row), no chunk goes on */
+			memcpy(pm0, pm1, P * sizeof(*pm0));
+			memset(best0, 0, P * sizeof(*best0));
+			k = P;
+		}
+		for (; k < P; k++) {
 			uint32_t v = 0, g;
 			uint8_t fl = cfl[k];
 
