@@ -189,6 +189,18 @@ static const struct ere *model_ere(const char *pattern)
 	return &ere_cache[ere_cache_n++].re;
 }
 
+/* The pattern a %p model was compiled from (check.c rebuilds it as an
+ * automaton); NULL if re is not a model. */
+const char *fmt_model_pattern(const struct ere *re)
+{
+	size_t i;
+
+	for (i = 0; i < ere_cache_n; i++)
+		if (&ere_cache[i].re == re)
+			return ere_cache[i].pattern;
+	return NULL;
+}
+
 /* ------------------------------------------------------------------ */
 /* Compilation                                                         */
 

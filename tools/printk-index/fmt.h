@@ -148,4 +148,7 @@ struct ptr_model {
 };
 void fmt_ptr_model(const char *ext, size_t len, struct ptr_model *m);
 
+/* The ERE a TK_ERE token's model was compiled from, or NULL. */
+const char *fmt_model_pattern(const struct ere *re);
+
 #endif

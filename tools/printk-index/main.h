@@ -20,6 +20,7 @@ int do_list(int argc, char **argv);
 int do_match(int argc, char **argv);
 int do_diff(int argc, char **argv);
 int do_extract(int argc, char **argv);
+int do_check(int argc, char **argv);
 
 /* Open/close the JSON writer on stdout when -j/-p is in effect. */
 void json_begin(void);

@@ -25,6 +25,7 @@ int main(int argc, char **argv)
 	test_logline();
 	test_matcher();
 	test_follow();
+	test_check();
 	test_cli();
 	test_elf();
 	fflush(stderr);

@@ -77,5 +77,6 @@ void test_matcher(void);
 void test_cli(void);
 void test_elf(void);
 void test_follow(void);
+void test_check(void);
 
 #endif

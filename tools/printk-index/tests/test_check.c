@@ -1,0 +1,829 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * check: the rule regex parser, the automata of conversions, the product
+ * (strong / weak / none by hand), witnesses confirmed by regexec() and by
+ * the match model, prefilters against the bare product, and the CLI.
+ */
+#include <regex.h>
+#include <stdlib.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "../checker.h"
+#include "../index.h"
+#include "../matcher.h"
+#include "test.h"
+
+/* ------------------------------------------------------------------ */
+/* parser                                                               */
+
+static void parse_ok(const char *pat)
+{
+	struct rx re;
+	struct pi_err err = { "" };
+
+	if (rx_parse(&re, pat, strlen(pat), &err)) {
+		T_FAIL("/%s/ rejected: %s", pat, err.msg);
+		return;
+	}
+	t_pass++;
+	rx_free(&re);
+}
+
+static void parse_bad(const char *pat, const char *msg)
+{
+	struct rx re;
+	struct pi_err err = { "" };
+
+	if (!rx_parse(&re, pat, strlen(pat), &err)) {
+		T_FAIL("/%s/ accepted, expected \"%s\"", pat, msg);
+		rx_free(&re);
+		return;
+	}
+	CHECK_HAS(err.msg, msg);
+}
+
+static void test_parser(void)
+{
+	static const char *const good[] = {
+		"", "a", "abc", "a|b", "a|", "|a", "(a)", "(?:a|b)c", "a*", "a+", "a?",
+		"a{2}", "a{2,}", "a{2,5}", "a{,5}", "a{", "a{x}", "{", "x{2}?", "a*?",
+		"a+?", "a??", "[abc]", "[^abc]", "[a-z0-9_]", "[]a]", "[^]a]", "[a-]",
+		"[-a]", "[[:alpha:]]", "[[:digit:][:space:]]", "[\\d\\s]", "[\\]]",
+		"\\d\\w\\s\\D\\W\\S", "\\b\\B", "^a$", "\\Aa\\z", "a\\Z", "(?i)abc",
+		"(?i:a)b", "a(?i)b", "(?-i)a", "(?s).", "(?m)^a$", "(?U)a+", "(?P<n>a)",
+		"(?<name>a)", "(?'q'a)", "\\.\\(\\)\\[\\]\\{\\}\\*\\+\\?\\|\\^\\$\\\\\\/",
+		"\\t\\n\\r\\f\\v\\a\\e", "\\x41", "\\x{41}", "\\x{ff}", "\\Qa.b*\\E",
+		"\\Qabc", "a\\-b", "a\\#b", "a\\ b", "a\\:b", "a\\=b", "((((a))))",
+		"Out of memory: Killed process \\d+ \\((.+)\\)",
+		"task [\\S ]+:\\w+ blocked for more than \\w+ seconds\\.",
+		"BUG: unable to handle kernel NULL pointer dereference at .*",
+		"\xc3\xa9t\xc3\xa9",
+	};
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(good); i++)
+		parse_ok(good[i]);
+	parse_bad("(a)\\1", "back-reference \\1");
+	parse_bad("\\k<n>", "back-reference");
+	parse_bad("a(?=b)", "look-ahead");
+	parse_bad("a(?!b)", "look-ahead");
+	parse_bad("(?<=a)b", "look-behind");
+	parse_bad("(?<!a)b", "look-behind");
+	parse_bad("(?>a)", "atomic group");
+	parse_bad("a*+", "possessive");
+	parse_bad("a++", "possessive");
+	parse_bad("a{2}+", "possessive");
+	parse_bad("\\p{L}", "Unicode class \\p");
+	parse_bad("\\PL", "Unicode class \\P");
+	parse_bad("\\x{100}", "above 0xff");
+	parse_bad("\\x4", "two hex digits");
+	parse_bad("\\0", "octal");
+	parse_bad("a**", "repeated quantifier");
+	parse_bad("*a", "nothing to repeat");
+	parse_bad("a|+", "nothing to repeat");
+	parse_bad("(a", "missing )");
+	parse_bad("a)", "unmatched )");
+	parse_bad("[a", "missing ]");
+	parse_bad("[z-a]", "range out of order");
+	parse_bad("a{1001}", "above 1000");
+	parse_bad("a{3,2}", "m > n");
+	parse_bad("\\C", "unsupported escape \\C");
+	parse_bad("\\G", "unsupported escape \\G");
+	parse_bad("\\K", "unsupported escape \\K");
+	parse_bad("\\q", "unsupported escape \\q");
+	parse_bad("[\\q]", "unsupported escape");
+	parse_bad("a\\", "trailing backslash");
+	parse_bad("(?x)a", "unsupported group or flag");
+	parse_bad("(?#c)a", "unsupported group or flag");
+	parse_bad("[[:nope:]]", "unknown [:class:]");
+	parse_bad("[[=a=]]", "collating");
+	parse_bad("abc(?=x)", "offset 3:");
+}
+
+/* ------------------------------------------------------------------ */
+/* conversions as automata vs the match model's validators              */
+
+/* Whole-string match of an NFA by set simulation (no assertions). */
+static bool nfa_full(const struct rx_nfa *a, const char *s, size_t n)
+{
+	bool *cur = calloc(a->n, 1), *nxt = calloc(a->n, 1), ok;
+	uint32_t *stack = malloc(a->n * sizeof(*stack) * 2 + 8);
+	size_t i;
+	uint32_t k;
+
+	/* closure of the start */
+	{
+		uint32_t sp = 0;
+
+		stack[sp++] = a->start;
+		while (sp) {
+			uint32_t q = stack[--sp];
+
+			if (cur[q])
+				continue;
+			cur[q] = true;
+			if (a->st[q].op == RX_SPLIT) {
+				stack[sp++] = a->st[q].out;
+				stack[sp++] = a->st[q].out1;
+			}
+		}
+	}
+	for (i = 0; i < n; i++) {
+		uint32_t sp = 0;
+
+		memset(nxt, 0, a->n);
+		for (k = 0; k < a->n; k++)
+			if (cur[k] && a->st[k].op == RX_CLS &&
+			    cls_has(a->cls[a->st[k].cls], (unsigned char)s[i]))
+				stack[sp++] = a->st[k].out;
+		while (sp) {
+			uint32_t q = stack[--sp];
+
+			if (nxt[q])
+				continue;
+			nxt[q] = true;
+			if (a->st[q].op == RX_SPLIT) {
+				stack[sp++] = a->st[q].out;
+				stack[sp++] = a->st[q].out1;
+			}
+		}
+		memcpy(cur, nxt, a->n);
+	}
+	ok = false;
+	for (k = 0; k < a->n; k++)
+		if (cur[k] && a->st[k].op == RX_MATCH)
+			ok = true;
+	free(cur);
+	free(nxt);
+	free(stack);
+	return ok;
+}
+
+/*
+ * Every string over a small alphabet up to maxlen bytes: the automaton of
+ * the format's single conversion accepts exactly what fmt_tok_accepts()
+ * does. One CHECK per format (the mismatches are printed).
+ */
+static void conv_exhaustive(const char *format, const char *alphabet, int maxlen)
+{
+	struct fmt f;
+	struct rx_nfa a;
+	struct sbuf re = { 0 };
+	struct rx rx;
+	struct pi_err err;
+	char s[16];
+	int idx[16], len, i, na = strlen(alphabet), bad = 0;
+	long tried = 0;
+
+	fmt_compile(&f, format, strlen(format));
+	if (f.ntok != 1 || f.tok[0].kind == TK_LIT) {
+		T_FAIL("%s: not a single conversion", format);
+		fmt_free(&f);
+		return;
+	}
+	ck_tok_regex(&f.tok[0], &re);
+	if (rx_parse(&rx, re.p, re.len, &err)) {
+		T_FAIL("%s: regex %s: %s", format, re.p, err.msg);
+		goto out;
+	}
+	rx_nfa_init(&a);
+	a.start = rx_compile_node(&a, rx.root, rx_add_match(&a));
+	for (len = 0; len <= maxlen; len++) {
+		memset(idx, 0, sizeof(idx));
+		for (;;) {
+			bool want, got;
+
+			for (i = 0; i < len; i++)
+				s[i] = alphabet[idx[i]];
+			want = fmt_tok_accepts(&f.tok[0], s, len);
+			got = nfa_full(&a, s, len);
+			tried++;
+			if (want != got && bad++ < 5)
+				fprintf(stderr, "  %s on \"%.*s\": model %d, automaton %d\n",
+					format, len, s, want, got);
+			for (i = 0; i < len && ++idx[i] == na; i++)
+				idx[i] = 0;
+			if (i == len)
+				break;
+		}
+	}
+	if (bad)
+		T_FAIL("%s: %d of %ld strings differ (regex %s)", format, bad, tried, re.p);
+	else
+		t_pass++;
+	rx_nfa_free(&a);
+	rx_free(&rx);
+out:
+	sbuf_free(&re);
+	fmt_free(&f);
+}
+
+static void test_conversions(void)
+{
+	static const char *const ints[] = {
+		"%d", "%i", "%u", "%x", "%X", "%o", "%hhd", "%hhu", "%hx", "%lx",
+		"%5d", "%-5d", "%05d", "%+d", "% d", "%+5d", "% 5d", "%-+4d", "%- 4d",
+		"%+05d", "% 05d", "%#x", "%#X", "%#o", "%#5x", "%#05x", "%#-6x",
+		"%.3d", "%.0d", "%5.3d", "%-5.3d", "%05.3d", "%.3x", "%#.3o",
+		"%*d", "%-*d", "%0*d", "%.*d", "%*.*d", "%*x", "%0*x", "%+*d", "% *d",
+		"%2hhx", "%02hhx", "%3hhu", "%-3hhu", "%.5hhu", "%04hx", "%#04hx",
+		"%1d", "%0d", "%-0d", "%+.0d", "% .2d", "%#.0o",
+	};
+	static const char *const strs[] = {
+		"%5s", "%-5s", "%.3s", "%5.3s", "%-5.3s", "%3.5s", "%.0s", "%0s",
+		"%*.3s", "%-*.2s", "%2.*s", "%.*s", "%s",
+		"%c", "%3c", "%-3c", "%*c", "%1c",
+	};
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(ints); i++) {
+		conv_exhaustive(ints[i], " -+0179afxAX", 4);
+		conv_exhaustive(ints[i], " -+01", 6);
+	}
+	for (i = 0; i < ARRAY_SIZE(strs); i++)
+		conv_exhaustive(strs[i], " ab", 6);
+	/* the %p models are the match model's own EREs */
+	conv_exhaustive("%pM", "0a:-", 5);
+	conv_exhaustive("%pI4", "019.", 8);
+	conv_exhaustive("%pe", "-E0N1", 5);
+	conv_exhaustive("%5p", " 0af", 6);
+}
+
+/* ------------------------------------------------------------------ */
+/* rule x format, by hand                                               */
+
+struct pair {
+	const char *rule;
+	const char *format;
+	char mode;	/* 's' search, 'w' whole (--anchored), 'e' suffix (NPD) */
+	char want;	/* 'S' strong, 'W' weak, 'N' none */
+};
+
+static const struct pair pairs[] = {
+	/* the issue's examples */
+	{ "Out of memory: Killed process \\d+", "%s: Killed process %d (%s) total-vm:%lukB\n", 's', 'S' },
+	{ "Out of memory: Killed process \\d+", "Out of memory: Killed process %d (%s)\n", 's', 'S' },
+	{ "CPU on fire", "%s\n", 's', 'W' },
+	{ "CPU on fire", "%s %s: %pV", 's', 'W' },
+	{ "CPU on fire", "CPU %d on fire\n", 's', 'N' },
+	{ "CPU on fire", "CPU on fire\n", 's', 'S' },
+	{ "CPU on fire", "CPU%s\n", 's', 'W' },
+	{ "CPU on fire", "CPU on%s\n", 's', 'S' },
+	{ "CPU on fire", "cpu on fire\n", 's', 'N' },
+	{ "(?i)CPU on fire", "cpu on fire\n", 's', 'S' },
+	/* %d: negative numbers, never "-0", never "+" without the flag */
+	{ "x -5", "x %d\n", 's', 'S' },
+	{ "x --5", "x %d\n", 's', 'N' },
+	{ "x -0\\b", "x %d\n", 's', 'N' },
+	{ "x -0", "x %d\n", 's', 'N' },		/* no leading zeros, no "-0" */
+	{ "x \\+5", "x %d\n", 's', 'N' },
+	{ "x \\+5", "x %+d\n", 's', 'S' },
+	{ "x +5", "x %d\n", 's', 'S' },		/* " +" is one or more blanks */
+	{ "x  5", "x %d\n", 's', 'N' },
+	{ "x  5", "x % d\n", 's', 'S' },
+	{ "x -5", "x %u\n", 's', 'N' },
+	{ "^n=-?\\d+$", "n=%d\n", 's', 'S' },
+	{ "^n=\\d{11}$", "n=%d\n", 's', 'N' },
+	{ "^n=\\d{10}$", "n=%d\n", 's', 'S' },
+	{ "^n=\\d{20}$", "n=%llu\n", 's', 'S' },
+	{ "^n=\\d{21}$", "n=%llu\n", 's', 'N' },
+	{ "^n=\\d{4}$", "n=%hhu\n", 's', 'N' },
+	{ "^n=256$", "n=%hhu\n", 's', 'W' },	/* the model bounds digits, not values */
+	{ "^n=007$", "n=%d\n", 's', 'N' },
+	{ "^n=007$", "n=%03d\n", 's', 'W' },
+	{ "^n=007$", "n=%.3d\n", 's', 'W' },
+	{ "^n=  7$", "n=%3d\n", 's', 'W' },
+	{ "^n=7  $", "n=%-3d\n", 's', 'W' },
+	{ "^n=7  $", "n=%3d\n", 's', 'N' },
+	{ "^n= 7$", "n=%3d\n", 's', 'N' },
+	{ "^n=1234$", "n=%3d\n", 's', 'W' },
+	{ "^n=-07$", "n=%03d\n", 's', 'W' },
+	{ "^n=0-7$", "n=%03d\n", 's', 'N' },
+	/* %x never prints 'g', %X no lower case, %#x its prefix */
+	{ "val g", "val %x\n", 's', 'N' },
+	{ "val ff", "val %x\n", 's', 'S' },
+	{ "val FF", "val %x\n", 's', 'N' },
+	{ "val FF", "val %X\n", 's', 'S' },
+	{ "^val 0xff$", "val %#x\n", 's', 'S' },
+	{ "^val ff$", "val %#x\n", 's', 'N' },
+	{ "^val 0Xff$", "val %#x\n", 's', 'N' },
+	{ "^val 0x0$", "val %#x\n", 's', 'S' },
+	{ "^val 0$", "val %#o\n", 's', 'S' },
+	{ "^val 017$", "val %#o\n", 's', 'S' },
+	{ "^val 8$", "val %o\n", 's', 'N' },
+	{ "^id=0000001f$", "id=%08x\n", 's', 'W' },
+	{ "^id=1f$", "id=%08x\n", 's', 'N' },
+	{ "^id=123456789$", "id=%08x\n", 's', 'N' },
+	{ "^id=123456789$", "id=%08lx\n", 's', 'W' },
+	{ "^v=1    \\|$", "v=%-5d|\n", 's', 'W' },
+	{ "^v=    1\\|$", "v=%-5d|\n", 's', 'N' },
+	{ "^v=    1\\|$", "v=%5d|\n", 's', 'W' },
+	{ "^v=1 \\|$", "v=%*d|\n", 's', 'S' },
+	{ "^v= 1\\|$", "v=%*d|\n", 's', 'S' },
+	{ "^v=001\\|$", "v=%.*d|\n", 's', 'S' },
+	/* %s width pads, precision truncates */
+	{ "x   ab", "x%5s\n", 's', 'W' },
+	{ "^x   ab$", "x%5s\n", 's', 'W' },
+	{ "^xab$", "x%5s\n", 's', 'N' },
+	{ "^xabcdef$", "x%5s\n", 's', 'W' },
+	{ "^xab   $", "x%-5s\n", 's', 'W' },
+	{ "^xabcd$", "x%.3s\n", 's', 'N' },
+	{ "^xabc$", "x%.3s\n", 's', 'W' },
+	{ "^x$", "x%.3s\n", 's', 'S' },
+	{ "^x  ab$", "x%4.2s\n", 's', 'W' },
+	{ "^x abc$", "x%4.2s\n", 's', 'N' },
+	{ "^xabcd$", "x%4.2s\n", 's', 'N' },
+	{ "^name=abcdefghij;$", "name=%.8s;\n", 's', 'N' },
+	{ "^name=abcdefgh;$", "name=%.8s;\n", 's', 'W' },
+	/* %c prints any byte, padded */
+	{ "c=\\x01", "c=%c\n", 's', 'S' },
+	{ "^c=ab$", "c=%c\n", 's', 'N' },
+	{ "^c=  a$", "c=%3c\n", 's', 'W' },
+	{ "^c= a$", "c=%3c\n", 's', 'N' },
+	{ "^c=a  $", "c=%-3c\n", 's', 'W' },
+	{ "^c=\\n$", "c=%c\n", 's', 'N' },	/* a line holds no newline */
+	/* %p models */
+	{ "mac 52:54:00:12:34:56", "mac %pM\n", 's', 'W' },
+	{ "^mac 52-54$", "mac %pM\n", 's', 'N' },
+	{ "^mac 52-54-00-12-34-56$", "mac %pMF\n", 's', 'W' },
+	{ "^mac \\(null\\)$", "mac %pM\n", 's', 'W' },
+	{ "^ip 10\\.0\\.0\\.1$", "ip %pI4\n", 's', 'W' },
+	{ "^ip 1000\\.0\\.0\\.1$", "ip %pI4\n", 's', 'N' },
+	{ "^err -ENOMEM$", "err %pe\n", 's', 'W' },
+	{ "^err -12$", "err %pe\n", 's', 'S' },
+	{ "^err ENOMEM$", "err %pe\n", 's', 'N' },
+	{ "^at foo\\+0x10/0x20$", "at %pS\n", 's', 'W' },
+	{ "^at foo bar$", "at %pS\n", 's', 'N' },
+	{ "^p=[0-9a-f]{16}$", "p=%p\n", 's', 'S' },
+	{ "^p=[0-9a-f]{15}$", "p=%p\n", 's', 'N' },
+	{ "^p=\\(____ptrval____\\)$", "p=%p\n", 's', 'W' },
+	{ "anything at all here", "x %pV\n", 's', 'W' },
+	{ "^uuid [0-9a-f-]{36}$", "uuid %pUb\n", 's', 'S' },
+	{ "^uuid [0-9A-F-]{36}$", "uuid %pUb\n", 's', 'S' },	/* all digits */
+	{ "^uuid [0-9A-F-]*[A-F][0-9A-F-]*$", "uuid %pUb\n", 's', 'N' },
+	{ "^uuid [0-9A-F-]*[A-F][0-9A-F-]*$", "uuid %pUB\n", 's', 'S' },
+	/* \b needs the bytes around it */
+	{ "\\bfoo\\b", "xfoo %d\n", 's', 'N' },
+	{ "\\bfoo\\b", "x foo %d\n", 's', 'S' },
+	{ "\\bfoo\\b", "%sfoo bar\n", 's', 'S' },
+	{ "\\Bfoo", "xfoo\n", 's', 'S' },
+	{ "\\Bfoo", "foo\n", 's', 'N' },
+	{ "foo\\b", "foo%d\n", 's', 'S' },	/* "foo-1" */
+	{ "foo\\b", "foo%u\n", 's', 'N' },
+	{ "foo\\b", "foo%x\n", 's', 'N' },
+	{ "foo\\b", "foo\n", 's', 'S' },
+	{ "foo\\B", "foo\n", 's', 'N' },
+	{ "foo\\B", "foo%u\n", 's', 'S' },
+	{ "\\b-1", "a-%d\n", 's', 'S' },		/* a word byte, then '-' */
+	{ "\\b-1", "a -%d\n", 's', 'N' },
+	{ "\\b\\b\\bab\\b", "ab\n", 's', 'S' },
+	{ "a\\bb", "ab\n", 's', 'N' },
+	{ "a\\b b", "a b\n", 's', 'S' },
+	/* anchors */
+	{ "^abc", "xabc\n", 's', 'N' },
+	{ "^abc", "abc%d\n", 's', 'S' },
+	{ "^abc", "%sabc\n", 's', 'S' },
+	{ "abc$", "abc%d\n", 's', 'N' },
+	{ "abc$", "abc%s\n", 's', 'S' },
+	{ "abc$", "abc", 's', 'S' },
+	{ "^$", "%s\n", 's', 'W' },
+	{ "^$", "\n", 's', 'W' },
+	{ "^$", "x\n", 's', 'N' },
+	{ "a^b", "ab\n", 's', 'N' },
+	{ "\\Aabc\\z", "abc\n", 's', 'S' },
+	/* alternation, classes, repetition */
+	{ "foo|bar", "bar %d\n", 's', 'S' },
+	{ "foo|barbaz", "bar %d\n", 's', 'N' },
+	{ "(foo|bar)baz", "xbarbaz\n", 's', 'S' },
+	{ "[0-9]{3}ms", "took %dms\n", 's', 'S' },
+	{ "[0-9]{3}ms", "took %xms\n", 's', 'S' },
+	{ "[0-9]{3}ms", "took %cms\n", 's', 'N' },
+	{ "^\\d+$", "%d\n", 's', 'W' },		/* no literal: never strong */
+	{ "\\d{21}", "%lo\n", 's', 'W' },
+	{ "\\d{21}", "%lu\n", 's', 'N' },
+	{ "a.*?b", "a%sb\n", 's', 'S' },
+	{ "a.+b", "ab\n", 's', 'N' },
+	{ "a.+b", "a%cb\n", 's', 'S' },
+	{ "a.{2}b", "a%cb\n", 's', 'N' },
+	{ "a.{2}b", "a%2cb\n", 's', 'S' },
+	{ "(ab){2}", "abab\n", 's', 'S' },
+	{ "(ab){3}", "abab\n", 's', 'N' },
+	{ "(ab)+c", "ab%sc\n", 's', 'S' },
+	{ "x{0}y", "y\n", 's', 'S' },
+	{ "\\x41BC", "ABC\n", 's', 'S' },
+	{ "a\\.b", "a.b\n", 's', 'S' },
+	{ "a\\.b", "axb\n", 's', 'N' },
+	{ "a.b", "axb\n", 's', 'S' },
+	{ "a\\tb", "a\tb\n", 's', 'S' },
+	{ "a\\sb", "a\tb\n", 's', 'S' },
+	{ "a\\Sb", "a b\n", 's', 'N' },
+	{ "a\\wb", "a_b\n", 's', 'S' },
+	{ "a\\Wb", "a_b\n", 's', 'N' },
+	{ "a\\Db", "a5b\n", 's', 'N' },
+	{ "a[[:digit:]]b", "a5b\n", 's', 'S' },
+	{ "a[^0-9]b", "a%db\n", 's', 'N' },	/* "a-b"? no: %d needs a digit */
+	{ "(?:Out|out) of memory", "Out of memory\n", 's', 'S' },
+	{ "\\Q1+1=2\\E", "1+1=2\n", 's', 'S' },
+	{ "(?i)ERROR", "Error %d\n", 's', 'S' },
+	{ "(?i:e)RROR", "eRROR\n", 's', 'S' },
+	{ "(?i:e)RROR", "Error\n", 's', 'N' },
+	/* the message is the first line of the format, without newline */
+	{ "first line", "first line\nsecond line\n", 's', 'S' },
+	{ "second line", "first line\nsecond line\n", 's', 'N' },
+	{ "end$", "the end\n", 's', 'S' },
+	/* --anchored: the whole message */
+	{ "abc", "abc\n", 'w', 'S' },
+	{ "abc", "abcd\n", 'w', 'N' },
+	{ "abc", "xabc\n", 'w', 'N' },
+	{ "abc.*", "abcd\n", 'w', 'S' },
+	{ "Killed process \\d+", "Killed process %d (%s)\n", 'w', 'N' },
+	{ "Killed process \\d+.*", "Killed process %d (%s)\n", 'w', 'S' },
+	{ "x", "%s\n", 'w', 'W' },
+	{ "x", "%c\n", 'w', 'W' },
+	{ "xy", "%c\n", 'w', 'N' },
+	/* node-problem-detector: up to the end of the message */
+	{ "bar", "foo bar\n", 'e', 'S' },
+	{ "foo", "foo bar\n", 'e', 'N' },
+	{ "foo.*", "foo bar\n", 'e', 'S' },
+	{ "Killed process \\d+ \\(.+\\)", "Killed process %d (%s)\n", 'e', 'S' },
+	{ "Killed process \\d+", "Killed process %d (%s)\n", 'e', 'N' },
+	/* real 6.1 formats */
+	{ "EXT4-fs \\(\\w+\\): mounted filesystem", "EXT4-fs (%s): mounted filesystem %pU with%s. Quota mode: %s.\n", 's', 'S' },
+	{ "EXT4-fs error \\(device \\w+\\)", "EXT4-fs error (device %s): %s:%d: inode #%lu: comm %s: %pV\n", 's', 'S' },
+	{ "Kernel panic - not syncing", "Kernel panic - not syncing: %s\n", 's', 'S' },
+	{ "Kernel panic - not syncing: Out of memory", "Kernel panic - not syncing: %s\n", 's', 'S' },
+	{ "Kernel panic - not syncing: Out of memory and no killable processes",
+	  "Kernel panic - not syncing: %s\n", 's', 'W' },
+	{ "BUG: unable to handle page fault for address: [0-9a-f]+", "BUG: unable to handle page fault for address: %px\n", 's', 'S' },
+	{ "BUG: unable to handle page fault for address: [0-9a-f]{17}", "BUG: unable to handle page fault for address: %px\n", 's', 'N' },
+	{ "e1000: eth\\d: e1000_probe", "%s %s: %pV", 's', 'W' },
+	{ "NETDEV WATCHDOG: \\S+ \\(\\S+\\): transmit queue \\d+ timed out",
+	  "NETDEV WATCHDOG: %s (%s): transmit queue %u timed out\n", 's', 'S' },
+	{ "NETDEV WATCHDOG: \\S+ \\(\\S+\\): transmit queue \\d+ timed out",
+	  "NETDEV WATCHDOG: %s (%s): transmit queue %u timed out %u ms\n", 's', 'S' },
+	{ "NETDEV WATCHDOG: \\S+ \\(\\S+\\): transmit queue \\d+ timed out$",
+	  "NETDEV WATCHDOG: %s (%s): transmit queue %u timed out %u ms\n", 's', 'N' },
+	{ "Memory cgroup out of memory: Killed process \\d+",
+	  "%s: Killed process %d (%s) total-vm:%lukB\n", 's', 'W' },	/* 17 of 44 */
+	{ "Memory cgroup out of memory: Killed process \\d+",
+	  "Memory cgroup out of memory: OOM victim %d (%s) is already exiting\n", 's', 'W' },
+	{ "hung_task: blocked tasks", "INFO: task %s:%d blocked for more than %ld seconds.\n", 's', 'W' },
+	{ "hung_task: blocked tasks", "INFO: task %d blocked for more than %ld seconds.\n", 's', 'N' },
+	{ "task \\S+:\\d+ blocked for more than \\d+ seconds\\.",
+	  "INFO: task %s:%d blocked for more than %ld seconds.\n", 's', 'S' },
+	{ "task \\S+:\\d+ blocked for more than \\d+ seconds\\.",
+	  "INFO: task %s:%d blocked for more than %ld seconds\n", 's', 'W' },	/* '.' from %s */
+	{ "task \\S+:\\d+ blocked for more than \\d+ seconds\\.",
+	  "INFO: task %d:%d blocked for more than %ld seconds\n", 's', 'N' },
+	{ "blocked for more than \\d+ seconds",
+	  "INFO: task %s:%d blocked for more than %ld seconds.\n", 's', 'S' },
+	{ "soft lockup - CPU#\\d+ stuck for \\d+s!",
+	  "watchdog: BUG: soft lockup - CPU#%d stuck for %us! [%s:%d]\n", 's', 'S' },
+	{ "soft lockup - CPU#\\d+ stuck for \\d+s!",
+	  "BUG: soft lockup - CPU#%d stuck for %us!\n", 's', 'S' },
+	{ "soft lockup - CPU#\\d+ stuck for \\d+s!",
+	  "BUG: soft lockup - CPU#%x stuck for %ds!\n", 's', 'S' },
+	{ "soft lockup - CPU#\\d+ stuck for \\d+s!",
+	  "BUG: soft lockup - CPU#%c stuck for %us!\n", 's', 'S' },
+	{ "soft lockup - CPU#\\d+ stuck for \\d+s!",
+	  "BUG: soft lockup - CPU %d stuck for %us!\n", 's', 'N' },
+	{ "I/O error, dev \\w+, sector \\d+",
+	  "%s error, dev %s, sector %llu op 0x%x:(%s) flags 0x%x phys_seg %u prio class %u\n", 's', 'S' },
+	{ "Buffer I/O error on dev \\S+, logical block \\d+",
+	  "Buffer I/O error on dev %pg, logical block %llu%s\n", 's', 'S' },
+	{ "XFS \\(\\w+\\): Corruption", "XFS (%s): Corruption of in-memory data detected.\n", 's', 'S' },
+	{ "XFS \\(\\w+\\): Corruption", "%sXFS%s: %pV\n", 's', 'W' },
+};
+
+static const char *verdict_name(enum ck_verdict v)
+{
+	return v == CK_STRONG ? "strong" : v == CK_WEAK ? "weak" : "none";
+}
+
+static enum rx_mode mode_of(char c)
+{
+	return c == 'w' ? RX_WHOLE : c == 'e' ? RX_SUFFIX : RX_SEARCH;
+}
+
+/* The witness is printed by the format (match model) and matched by the
+ * rule (regexec of its POSIX translation). Returns false with a message
+ * otherwise. */
+static bool witness_ok(const struct ck_rule *r, const struct fmt *f, const char *w,
+		       size_t wn, char *why, size_t whylen)
+{
+	struct sbuf ere = { 0 }, full = { 0 };
+	regex_t re;
+	int rc;
+
+	if (!w)
+		w = "";		/* the empty message */
+	if (fmt_match(f, w, wn) != FMT_FULL) {
+		snprintf(why, whylen, "witness \"%s\" not printed by the format", w);
+		return false;
+	}
+	if (memchr(w, 0, wn) || rx_to_posix(&r->re, &ere)) {
+		sbuf_free(&ere);
+		return true;	/* no faithful POSIX form: model check only */
+	}
+	if (r->mode == RX_WHOLE)
+		sbuf_addc(&full, '^');
+	sbuf_addc(&full, '(');
+	sbuf_add(&full, ere.p, ere.len);
+	sbuf_addc(&full, ')');
+	if (r->mode != RX_SEARCH)
+		sbuf_addc(&full, '$');
+	rc = regcomp(&re, full.p, REG_EXTENDED | REG_NOSUB);
+	if (rc) {
+		snprintf(why, whylen, "regcomp(%s) failed", full.p);
+		sbuf_free(&ere);
+		sbuf_free(&full);
+		return false;
+	}
+	rc = regexec(&re, w, 0, NULL, 0);
+	regfree(&re);
+	if (rc)
+		snprintf(why, whylen, "regexec(%s) rejects witness \"%s\"", full.p, w);
+	sbuf_free(&ere);
+	sbuf_free(&full);
+	return rc == 0;
+}
+
+static void one_pair(struct ck_search *s, const struct pair *p, size_t *nwit)
+{
+	struct ck_rule r;
+	struct pi_err err;
+	struct fmt f;
+	struct ck_format cf;
+	struct ck_result res, res2;
+	struct sbuf w = { 0 };
+	char why[400];
+	char got;
+
+	if (ck_rule_init(&r, p->rule, strlen(p->rule), mode_of(p->mode), &err)) {
+		T_FAIL("/%s/: %s", p->rule, err.msg);
+		return;
+	}
+	fmt_compile(&f, p->format, strlen(p->format));
+	ck_format_init(&cf, &f);
+	ck_product(s, &r, &cf, &res, &w);
+	got = res.v == CK_STRONG ? 'S' : res.v == CK_WEAK ? 'W' : 'N';
+	if (got == p->want)
+		t_pass++;
+	else
+		T_FAIL("/%s/ (%c) vs \"%s\": %s (W=%u, R=%u), expected %c", p->rule, p->mode,
+		       p->format, verdict_name(res.v), res.w, r.R, p->want);
+	/* the prefilters never change the answer */
+	ck_check(s, &r, &cf, &res2, NULL);
+	if (res2.v == res.v)
+		t_pass++;
+	else
+		T_FAIL("/%s/ vs \"%s\": prefiltered %s, product %s", p->rule, p->format,
+		       verdict_name(res2.v), verdict_name(res.v));
+	if (res.v != CK_NONE) {
+		if (witness_ok(&r, &f, w.p, w.len, why, sizeof(why))) {
+			t_pass++;
+			++*nwit;
+		} else {
+			T_FAIL("/%s/ vs \"%s\": %s", p->rule, p->format, why);
+		}
+	}
+	sbuf_free(&w);
+	ck_format_free(&cf);
+	fmt_free(&f);
+	ck_rule_free(&r);
+}
+
+static void test_pairs(void)
+{
+	struct ck_search *s = ck_search_new();
+	size_t i, nwit = 0;
+
+	for (i = 0; i < ARRAY_SIZE(pairs); i++)
+		one_pair(s, &pairs[i], &nwit);
+	CHECK(nwit > ARRAY_SIZE(pairs) / 2);
+	ck_search_free(s);
+}
+
+/* ------------------------------------------------------------------ */
+/* prefilters vs the product on the sample index                        */
+
+static void test_prefilter_sample(void)
+{
+	static const char *const rules[] = {
+		"Out of memory: Killed process \\d+",
+		"ACPI: .* failed",
+		"(?i)error",
+		"PCI: .*bus \\d+",
+		"\\bEXT4-fs\\b",
+		"^e1000",
+		"timed out$",
+		"[0-9a-f]{8}",
+		"x86/fpu: Supporting XSAVE feature 0x\\d+",
+		"Kernel command line: .*",
+		"clocksource: Switched to clocksource \\w+",
+		"no such thing anywhere",
+	};
+	struct pi_index idx;
+	struct pi_err err;
+	struct matcher m;
+	struct ck_set set;
+	struct ck_search *s;
+	size_t i, fi, bad = 0, pairs_n = 0, witnessed = 0;
+
+	pi_index_init(&idx);
+	if (pi_load_source(&idx, t_sample, &err)) {
+		fprintf(stderr, "SKIP prefilter vs product on the sample: %s\n", err.msg);
+		pi_index_free(&idx);
+		return;
+	}
+	matcher_build(&m, &idx);
+	ck_set_init(&set, m.fmts, m.nfmt);
+	s = ck_search_new();
+	for (i = 0; i < ARRAY_SIZE(rules); i++) {
+		struct ck_rule r;
+
+		if (ck_rule_init(&r, rules[i], strlen(rules[i]), RX_SEARCH, &err)) {
+			T_FAIL("%s: %s", rules[i], err.msg);
+			continue;
+		}
+		/* the command's path: the set's pair index, packed summaries */
+		ck_set_prepare(&set, &r);
+		for (fi = i % 7; fi < m.nfmt; fi += 7) {
+			struct ck_result a, b;
+			struct sbuf w = { 0 };
+			char why[400];
+
+			ck_check_set(s, &r, &set, fi, &a, NULL);
+			ck_product(s, &r, &set.cf[fi], &b, &w);
+			pairs_n++;
+			if (a.v != b.v && bad++ < 10)
+				fprintf(stderr, "  /%s/ vs \"%s\": prefiltered %s, product %s\n",
+					rules[i], idx.v[m.ents[m.ent_start[fi]]].fmt,
+					verdict_name(a.v), verdict_name(b.v));
+			if (b.v == CK_STRONG) {
+				if (witness_ok(&r, &m.fmts[fi], w.p, w.len, why, sizeof(why)))
+					witnessed++;
+				else if (bad++ < 10)
+					fprintf(stderr, "  /%s/: %s\n", rules[i], why);
+			}
+			sbuf_free(&w);
+		}
+		ck_rule_free(&r);
+	}
+	if (bad)
+		T_FAIL("prefilter/witness disagreements on the sample: %zu of %zu pairs", bad, pairs_n);
+	else
+		t_pass++;
+	CHECK(witnessed > 10);
+	ck_search_free(s);
+	ck_set_free(&set);
+	matcher_free(&m);
+	pi_index_free(&idx);
+}
+
+/* ------------------------------------------------------------------ */
+/* the command                                                          */
+
+static int run(const char *cmd, char *out, size_t outlen)
+{
+	FILE *p = popen(cmd, "r");
+	size_t n;
+	int st;
+
+	if (!p)
+		return -1;
+	n = fread(out, 1, outlen - 1, p);
+	out[n] = 0;
+	st = pclose(p);
+	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+static void write_file(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+
+	if (f) {
+		fputs(text, f);
+		fclose(f);
+	}
+}
+
+static void test_cli_check(void)
+{
+	char dir[] = "/tmp/pi-check-XXXXXX", cmd[1024], path[256], out[65536];
+	int rc;
+
+	if (access(t_sample, R_OK) || access(t_binary, X_OK)) {
+		fprintf(stderr, "SKIP check CLI: sample or binary missing\n");
+		return;
+	}
+	if (!mkdtemp(dir))
+		return;
+	snprintf(path, sizeof(path), "%s/rules", dir);
+	write_file(path, "# comment\n"
+		   "oom\tOut of memory: Killed process \\d+\n"
+		   "\n"
+		   "renamed\tKernel memory protection disabled, really\n");
+	snprintf(cmd, sizeof(cmd), "%s check --index %s %s 2>&1", t_binary, t_sample, path);
+	rc = run(cmd, out, sizeof(out));
+	CHECK_INT(rc, 1);
+	CHECK_HAS(out, "rules:2 oom ok: 1 strong, ");
+	CHECK_HAS(out, "strong x86_64_defconfig-6.1.192-vmlinux.printk_index <3> mm/oom_kill.c:959 __oom_kill_process \"%s: Killed process %d (%s)");
+	CHECK_HAS(out, " 17/30\n");
+	CHECK_HAS(out, "rules:4 renamed STALE: 0 strong, ");
+	CHECK_HAS(out, "printk-index: 2 rules: 1 ok, 1 stale");
+
+	snprintf(cmd, sizeof(cmd), "%s check --witness -j --index %s %s 2>/dev/null", t_binary, t_sample, path);
+	rc = run(cmd, out, sizeof(out));
+	CHECK_INT(rc, 1);
+	CHECK_HAS(out, "\"status\":\"ok\"");
+	CHECK_HAS(out, "\"status\":\"stale\"");
+	CHECK_HAS(out, "\"witness\":\"Out of memory: Killed process 1 ");
+	CHECK_HAS(out, "\"witness_verified\":true");
+	CHECK_HAS(out, "\"required_literals\":30");
+
+	/* all rules fine: exit 0 */
+	write_file(path, "Kernel memory protection disabled\\.\n");
+	snprintf(cmd, sizeof(cmd), "%s check --index %s %s 2>&1", t_binary, t_sample, path);
+	CHECK_INT(run(cmd, out, sizeof(out)), 0);
+	CHECK_HAS(out, "1 strong");
+
+	/* unsupported syntax: exit 2, naming file:line, label and construct */
+	write_file(path, "fine\n\nbad\t(a)\\1\nlook\tfoo(?=bar)\n");
+	snprintf(cmd, sizeof(cmd), "%s check --index %s %s 2>&1", t_binary, t_sample, path);
+	CHECK_INT(run(cmd, out, sizeof(out)), 2);
+	CHECK_HAS(out, "rules:3: rule bad: offset 3: back-reference \\1 is not supported");
+	CHECK_HAS(out, "rules:4: rule look: offset 3: look-ahead");
+
+	/* node-problem-detector configuration */
+	write_file(path, "{\n"
+		   "  \"plugin\": \"kmsg\",\n"
+		   "  \"logPath\": \"/dev/kmsg\",\n"
+		   "  \"lookback\": \"5m\",\n"
+		   "  \"bufferSize\": 10,\n"
+		   "  \"source\": \"kernel-monitor\",\n"
+		   "  \"conditions\": [ { \"type\": \"KernelDeadlock\", \"reason\": \"KernelHasNoDeadlock\",\n"
+		   "      \"message\": \"kernel has no deadlock\" } ],\n"
+		   "  \"rules\": [\n"
+		   "    { \"type\": \"temporary\", \"reason\": \"OOMKilling\",\n"
+		   "      \"pattern\": \"Killed process \\\\d+ (.+) total-vm:\\\\d+kB, anon-rss:\\\\d+kB, file-rss:\\\\d+kB.*\" },\n"
+		   "    { \"type\": \"temporary\", \"reason\": \"KernelOops\",\n"
+		   "      \"pattern\": \"BUG: unable to handle kernel NULL pointer dereference at .*\" },\n"
+		   "    { \"type\": \"permanent\", \"condition\": \"KernelDeadlock\", \"reason\": \"AUFSUmountHung\",\n"
+		   "      \"pattern\": \"task umount\\\\.aufs:\\\\w+ blocked for more than \\\\w+ seconds\\\\.\" }\n"
+		   "  ]\n"
+		   "}\n");
+	snprintf(cmd, sizeof(cmd), "%s check --index %s %s 2>&1", t_binary, t_sample, path);
+	rc = run(cmd, out, sizeof(out));
+	CHECK_INT(rc, 1);
+	CHECK_HAS(out, "rules:11 OOMKilling ok: 1 strong");
+	CHECK_HAS(out, "rules:13 KernelOops STALE");
+	CHECK_HAS(out, "rules:15 AUFSUmountHung STALE");
+	CHECK_HAS(out, "3 rules: 1 ok, 2 stale");
+
+	write_file(path, "{ \"rules\": [ { \"pattern\": \"(?<=x)y\" } ] }\n");
+	CHECK_INT(run(cmd, out, sizeof(out)), 2);
+	CHECK_HAS(out, "rules:1: rule -: offset 0: look-behind");
+	write_file(path, "{ \"rules\": [ { \"pattern\": 12 ] }\n");
+	CHECK_INT(run(cmd, out, sizeof(out)), 2);
+	CHECK_HAS(out, "bad JSON");
+
+	/* usage */
+	snprintf(cmd, sizeof(cmd), "%s check 2>&1", t_binary);
+	CHECK_INT(run(cmd, out, sizeof(out)), 2);
+	CHECK_HAS(out, "check needs a rules file");
+	snprintf(cmd, sizeof(cmd), "%s check --index %s %s/missing 2>&1", t_binary, t_sample, dir);
+	CHECK_INT(run(cmd, out, sizeof(out)), 2);
+	CHECK_HAS(out, "missing: No such file or directory");
+
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	if (system(cmd))
+		fprintf(stderr, "could not remove %s\n", dir);
+}
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+void test_check(void)
+{
+	double t = now();
+
+	test_parser();
+	test_conversions();
+	if (getenv("PI_TEST_TIMES"))
+		fprintf(stderr, "conversions %.1f s\n", now() - t);
+	test_pairs();
+	if (getenv("PI_TEST_TIMES"))
+		fprintf(stderr, "pairs %.1f s\n", now() - t);
+	test_prefilter_sample();
+	if (getenv("PI_TEST_TIMES"))
+		fprintf(stderr, "sample %.1f s\n", now() - t);
+	test_cli_check();
+}
