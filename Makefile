@@ -20,7 +20,7 @@ SHARED    ?= $(TOP)/../shared
 SERIES_VERSION ?= 2
 
 # Variants booted by 'make boot-test', in order.
-BOOT_VARIANTS ?= default nodebugfs noindex nomodules
+BOOT_VARIANTS ?= default nodebugfs noindex nomodules debug
 
 # Debian packages the harness needs, and a command that shows each is there.
 PACKAGES := linux-source-6.1:/usr/src/linux-source-6.1.tar.xz gcc:gcc make:make \
