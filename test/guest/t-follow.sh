@@ -29,7 +29,7 @@ module_lines() {
 	pi_jsonl $out message attribution.generic attribution.module attribution.file \
 		attribution.line attribution.function attribution.others |
 	sed -n '/^follow-insmod	/,$p' |
-	grep -E '^[^	]*pi_sample:|^no level 1	|^default level 1	' |
+	grep -E '^[^	]*(pi_sample:| pisample0 )|^no level 1	|^default level 1	' |
 	grep -v -e 'loading out-of-tree module taints kernel' -e 'a very long format' |
 	awk -F'	' '{ printf "%s %s %s:%s %s +%s\n", $2 == "false" ? "attributed" : ($2 == "true" ? "generic" : "unattributed"), $3, $4, $5, $6, $7 }'
 }
@@ -58,7 +58,7 @@ else
 	pi_jsonl $out message attribution.pieces.file attribution.pieces.line \
 		attribution.pieces.function > /tmp/follow.pieces
 	check "the pr_cont line is attributed to its base and continuation entries in order" \
-		grep -qxF "pi_sample: counting: 2 done	pi_sample.c,pi_sample.c,pi_sample.c	51,52,53	pi_sample_continuation,pi_sample_continuation,pi_sample_continuation" \
+		grep -qxF "pi_sample: counting: 2 done	pi_sample.c,pi_sample.c,pi_sample.c	54,55,56	pi_sample_continuation,pi_sample_continuation,pi_sample_continuation" \
 		/tmp/follow.pieces
 	rmmod pi_sample
 fi

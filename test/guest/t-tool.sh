@@ -36,7 +36,7 @@ check "list of a module file prints it back byte for byte" sh -c \
 # "taints kernel" only at the first load of the boot).  The very long format
 # is left out: printk cuts its message short, so no format but a generic one
 # can match what is left of it.
-dmesg | grep -E 'pi_sample:|^no level 1$|^default level 1$' |
+dmesg | grep -E 'pi_sample:| pisample0 |^no level 1$|^default level 1$' |
 	grep -v -e 'loading out-of-tree module taints kernel' -e 'a very long format' > /tmp/module.log
 printk-index match /tmp/module.log 2>/dev/null | cut -d' ' -f2- > /tmp/module.match
 check "match attributes each module message to its call site" same_file /tmp/module.match /test/pi_sample.match

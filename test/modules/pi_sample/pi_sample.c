@@ -12,10 +12,13 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/bug.h>
 #include <linux/device.h>
 #include <linux/init.h>
 #include <linux/module.h>
+#include <linux/netdevice.h>
 #include <linux/printk.h>
+#include <linux/ratelimit.h>
 
 static bool fail_init;
 module_param(fail_init, bool, 0444);
@@ -71,8 +74,71 @@ static void pi_sample_device(struct device *dev)
 	dev_printk(KERN_ERR, dev, "dev_printk with level\n");
 }
 
+/*
+ * A WARN*() is indexed whether it fires or not: these never do, as a WARNING
+ * in the kernel log fails the guest tests.
+ */
+static void pi_sample_warnings(int n)
+{
+	WARN(n < 0, "pi_sample: negative count %d\n", n);
+	WARN_ONCE(n < 0, "pi_sample: negative count %d, once\n", n);
+	WARN_RATELIMIT(n < 0, "pi_sample: negative count %d, ratelimited\n", n);
+}
+
+/*
+ * Every variant that checks this module's index has CONFIG_NET
+ * (kconfig-fragments/default.config), so one golden file fits them all.
+ */
+#if IS_ENABLED(CONFIG_NET)
+struct pi_sample_priv {
+	u32 msg_enable;
+};
+
+static void pi_sample_netdev(struct net_device *ndev, struct pi_sample_priv *priv)
+{
+	netdev_emerg(ndev, "netdev emergency\n");
+	netdev_alert(ndev, "netdev alert\n");
+	netdev_crit(ndev, "netdev critical %d\n", 1);
+	netdev_err(ndev, "netdev error %s\n", "x");
+	netdev_warn(ndev, "netdev warning\n");
+	netdev_notice(ndev, "netdev notice\n");
+	netdev_info(ndev, "netdev info %pe\n", ERR_PTR(-ENOMEM));
+	netdev_printk(KERN_ERR, ndev, "netdev_printk with level\n");
+	netif_info(priv, probe, ndev, "netif info\n");
+	/* Compiled out (no DEBUG, no dynamic debug): not in the index. */
+	netdev_dbg(ndev, "netdev debug, compiled out\n");
+	netif_dbg(priv, probe, ndev, "netif debug, compiled out\n");
+}
+
+static void pi_sample_netdev_setup(struct net_device *ndev)
+{
+}
+
+/* An interface that is never registered, under the module's root device. */
+static int pi_sample_netdevs(void)
+{
+	struct pi_sample_priv priv = { .msg_enable = NETIF_MSG_PROBE };
+	struct net_device *ndev;
+
+	ndev = alloc_netdev(0, "pisample0", NET_NAME_PREDICTABLE, pi_sample_netdev_setup);
+	if (!ndev)
+		return -ENOMEM;
+	SET_NETDEV_DEV(ndev, pi_sample_dev);
+	pi_sample_netdev(ndev, &priv);
+	free_netdev(ndev);
+	return 0;
+}
+#else
+static int pi_sample_netdevs(void)
+{
+	return 0;
+}
+#endif
+
 static int __init pi_sample_init(void)
 {
+	int err;
+
 	pr_info("loading (fail_init=%d)\n", fail_init);
 	pi_sample_levels(1);
 	pi_sample_continuation(2);
@@ -83,6 +149,12 @@ static int __init pi_sample_init(void)
 	if (IS_ERR(pi_sample_dev))
 		return PTR_ERR(pi_sample_dev);
 	pi_sample_device(pi_sample_dev);
+	pi_sample_warnings(4);
+	err = pi_sample_netdevs();
+	if (err) {
+		root_device_unregister(pi_sample_dev);
+		return err;
+	}
 
 	if (fail_init) {
 		pr_err("failing init as asked\n");
