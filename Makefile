@@ -17,17 +17,17 @@ JOBS      ?= $(shell nproc)
 TIMEOUT   ?= 300
 KVM       ?= 0
 SHARED    ?= $(TOP)/../shared
-SERIES_VERSION ?= 2
+SERIES_VERSION ?= 3
 
 # Variants booted by 'make boot-test', in order.
-BOOT_VARIANTS ?= default nodebugfs noindex nomodules debug
+BOOT_VARIANTS ?= default nodebugfs noindex nomodules drivers debug
 
 # Debian packages the harness needs, and a command that shows each is there.
 PACKAGES := linux-source-6.1:/usr/src/linux-source-6.1.tar.xz gcc:gcc make:make \
 	libelf-dev:/usr/include/libelf.h libssl-dev:/usr/include/openssl/ssl.h bc:bc \
 	flex:flex bison:bison qemu-system-x86:qemu-system-x86_64 \
 	busybox-static:/bin/busybox cpio:cpio ccache:ccache python3:python3 \
-	xz-utils:xz git:git perl:perl gzip:gzip \
+	xz-utils:xz git:git perl:perl gzip:gzip e2fsprogs:/sbin/mkfs.ext4 \
 	python3-ply:/usr/lib/python3/dist-packages/ply python3-git:/usr/lib/python3/dist-packages/git zlib1g-dev:/usr/lib/x86_64-linux-gnu/libz.a
 
 # CMD goes to the guest through the environment, so that any quoting and
@@ -118,6 +118,7 @@ test: deps
 bench: deps
 	@$(MAKE) -s kernel VARIANT=default
 	@$(MAKE) -s kernel VARIANT=noindex
+	@$(MAKE) -s kernel VARIANT=drivers
 	@$(TOP)/test/bench/run-bench.sh $(BUILD)/bench.md
 
 check-series: tree

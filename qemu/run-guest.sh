@@ -15,11 +15,15 @@
 # usage: run-guest.sh --kernel BZIMAGE --initrd CPIO [--cmd CMD] [--overlay DIR]
 #                     [--log-dir DIR] [--variant NAME] [--timeout SECONDS]
 #                     [--smp N] [--memory MB] [--append KERNEL_ARGS]
+#                     [--ext4-disk MB]
+#
+# --ext4-disk gives the guest a fresh, empty ext4 file system of that size
+# as a virtio-blk disk (/dev/vda), made anew for every run in the log folder.
 set -uo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
 kernel= initrd= cmd= overlay= logdir= variant=guest
-timeout=${TIMEOUT:-300} smp=1 memory=512 append=${APPEND:-}
+timeout=${TIMEOUT:-300} smp=1 memory=512 append=${APPEND:-} ext4_disk=
 # A variant's own QEMU options (qemu/<variant>.args: an SMP guest, more
 # memory, a longer timeout for a slow debug kernel) go first, so that the
 # command line still wins.
@@ -42,6 +46,7 @@ while [ $# -gt 0 ]; do
 	--smp) smp=$2 ;;
 	--memory) memory=$2 ;;
 	--append) append="$append $2" ;;
+	--ext4-disk) ext4_disk=$2 ;;
 	*) echo "run-guest: unknown option $1" >&2; exit 2 ;;
 	esac
 	shift 2
@@ -70,13 +75,21 @@ printf '%s\n' "$cmd" > "$extra/root/cmd"
 	gzip -1 > "$extra/run.cpio.gz"
 cat "$initrd" "$extra/run.cpio.gz" > "$extra/initrd.cpio.gz"
 
+disk=()
+if [ -n "$ext4_disk" ]; then
+	rm -f "$logdir/disk.ext4"
+	mkfs.ext4 -q -F -L pi-test "$logdir/disk.ext4" "${ext4_disk}M" >&2 ||
+		{ echo "run-guest: could not make the ext4 disk image" >&2; exit 2; }
+	disk=(-drive "file=$logdir/disk.ext4,if=virtio,format=raw")
+fi
+
 accel=(-accel tcg)
 [ "${KVM:-0}" = 1 ] && accel=(-enable-kvm -cpu host)
 
 timeout --foreground -k 5 "$timeout" qemu-system-x86_64 "${accel[@]}" \
 	-m "$memory" -smp "$smp" -display none -no-reboot -monitor none \
 	-serial "file:$console" -serial "file:$out" \
-	-kernel "$kernel" -initrd "$extra/initrd.cpio.gz" \
+	-kernel "$kernel" -initrd "$extra/initrd.cpio.gz" "${disk[@]}" \
 	-append "console=ttyS0 panic=-1 oops=panic loglevel=7 $append" \
 	</dev/null
 qrc=$?

@@ -155,6 +155,14 @@ if [ -x "$tooldir/printk-index" ] && [[ $tool_help == *extract* ]]; then
 	extract=$("$work/pi_bench" run 20 "$tooldir/printk-index" extract -o "$work/extract" "$BUILD/kernel-default/vmlinux")
 fi
 
+# ---------------------------------------------------------------- coverage
+# Row 7: the drivers guest's log against the index with and without the
+# wrapper patches (builds the unwrapped kernel the first time).
+if ! "$here/coverage.sh" "$work" > /dev/null 2> "$work/coverage.err"; then
+	tail -n 20 "$work/coverage.err" >&2
+	echo "| 7 | Coverage of the drivers guest's log | drivers | – | **failed**: see $work/coverage.err | – | – |" > "$work/coverage.md"
+fi
+
 # ---------------------------------------------------------------- table
 # kv FILE TAG KEY: the value of KEY on the line of FILE that starts with TAG.
 kv() {
@@ -258,6 +266,7 @@ if [ -n "$extract" ]; then
 else
 	echo "| 6b | \`printk-index extract\` | host | – | no \`extract\` subcommand | – | – |"
 fi
+cat "$work/coverage.md"
 echo
 echo "Checks: sysfs and debugfs views byte-identical in the guest: $([ "$same" = 1 ] && echo yes || echo "**no**");" \
 	"pi_bmem without .printk_index has a header-only file: $([ "$bm_noidx_lines" = 1 ] && echo yes || echo "**no**");" \

@@ -1,0 +1,81 @@
+# Real drivers on the hardware of every QEMU pc guest (e1000, the PIIX IDE
+# controller's ATAPI CD-ROM) and a virtio-blk disk with ext4 (the drivers
+# variant): every message they print through a wrapper the series indexes
+# (netdev_<level>, libata, sdev_printk/sr_printk, ext4_msg and friends,
+# dynamic debug) must be attributed by printk-index match to an entry of
+# that driver's own code, not left to a generic format.
+. ./lib.sh
+
+ktap_plan 8
+if [ "$VARIANT" != drivers ]; then
+	for i in $(seq 8); do skip "drivers case $i" "only in the drivers variant"; done
+	ktap_done
+fi
+
+check "the guest has eth0, sr0 and vda" test -e /sys/class/net/eth0 -a -e /sys/block/sr0 -a -e /sys/block/vda
+mkdir -p /mnt
+check "the ext4 disk mounts" mount -t ext4 /dev/vda /mnt
+echo hello > /mnt/file && sync
+umount /mnt
+
+# Dynamic debug: e1000's hardware-access debug messages (e_dbg(), a
+# netdev_dbg()) while the link comes up, and the sample module's two
+# netdev debug call sites, turned on at load.
+echo 'module e1000 +p' > /proc/dynamic_debug/control
+ip link set eth0 up
+# The watchdog reports the link within two seconds of it coming up.
+i=0
+while [ $i -lt 20 ] && ! dmesg | grep -q 'NIC Link is Up'; do sleep 1; i=$((i + 1)); done
+echo 'module e1000 -p' > /proc/dynamic_debug/control
+insmod $MODULES/pi_sample.ko dyndbg=+p
+cat > /tmp/dd.golden <<'EOF'
+<7> pi_sample.c:110 pi_sample_netdev "%s %s %s%s: netif debug, compiled out\n"
+<7> pi_sample.c:109 pi_sample_netdev "%s %s %s%s: netdev debug, compiled out\n"
+EOF
+grep -xFf /tmp/dd.golden $SYSFS_INDEX/pi_sample > /tmp/dd.found
+check "pi_sample's netdev_dbg() and netif_dbg() sites are in the index at level 7" same_file /tmp/dd.found /tmp/dd.golden
+
+# Every dynamic debug call site (the control file: 'file:line [module]func
+# flags "format"') has an index entry at level 7 with the same file:line;
+# print_hex_dump_debug() sites excepted, whose "format" is a hex dump's
+# prefix, not a printk format.
+sed -n 's/^\([^ ]*:[0-9]*\) \[[^]]*\]\([^ ]*\) .*/\1 \2/p' /proc/dynamic_debug/control |
+	grep -v ' print_hex_dump' | cut -d' ' -f1 | sort -u > /tmp/dd.sites
+cat $SYSFS_INDEX/* | sed -n 's/^<7> \([^ ]*:[0-9]*\) .*/\1/p' | sort -u > /tmp/dd.index
+grep -vxFf /tmp/dd.index /tmp/dd.sites > /tmp/dd.missing
+check "every one of the $(wc -l < /tmp/dd.sites) dynamic debug call sites is indexed at level 7" \
+	sh -c "test -s /tmp/dd.sites && ! test -s /tmp/dd.missing || { head -n 20 /tmp/dd.missing; false; }"
+
+# The whole kernel log, attributed; output lines are "N class module
+# file:line function +others", N being the log line's number.
+dmesg > /tmp/drivers.log
+printk-index match /tmp/drivers.log > /tmp/drivers.match 2> /tmp/drivers.summary
+rmmod pi_sample
+echo "# $(cat /tmp/drivers.summary)"
+awk 'NR == FNR { msg[FNR] = $0; next } { print $0 "\t" msg[$1] }' /tmp/drivers.log /tmp/drivers.match > /tmp/drivers.joined
+# Lines that only a generic format matches, or none, with their causes in
+# the README: shown, not failed.
+grep -v '^[0-9]* attributed ' /tmp/drivers.joined | sed 's/^/# other: /'
+
+# wrapper_lines NAME REGEX FILE_PREFIX: every log line matching REGEX must be
+# attributed to an entry whose file starts with FILE_PREFIX; at least one
+# such line must be in the log.
+wrapper_lines() {
+	local name=$1 re=$2 dir=$3
+	awk -F'\t' -v re="$re" '$2 ~ re' /tmp/drivers.joined > /tmp/wrapper.lines
+	awk -v dir="$dir" '$2 != "attributed" || index($4, dir) != 1' /tmp/wrapper.lines > /tmp/wrapper.bad
+	if [ ! -s /tmp/wrapper.lines ]; then
+		fail "$name" "no line of the log matches $re"
+	elif [ -s /tmp/wrapper.bad ]; then
+		fail "$name" "lines not attributed to $dir:" "$(head -n 10 /tmp/wrapper.bad)"
+	else
+		ok "$name: $(wc -l < /tmp/wrapper.lines) lines, each attributed to $dir"
+	fi
+}
+# With PRINTK_TIME, dmesg prints "[    1.234567] " first: the regexes skip it.
+ts='^(\[ *[0-9]+\.[0-9]+\] )?'
+wrapper_lines "netdev_<level>() lines of e1000, debug ones included" "${ts}e1000 [0-9a-f:.]+ eth0: " drivers/net/ethernet/intel/e1000/
+wrapper_lines "libata's ata_port/link/dev_<level>() lines" "${ts}ata[0-9]+(\\.[0-9]+)?: " drivers/ata/
+wrapper_lines "sdev_printk() and sr_printk() lines" "${ts}(scsi|sr) [0-9]+:[0-9]+:[0-9]+:[0-9]+: " drivers/scsi/
+wrapper_lines "ext4_msg() lines" "${ts}EXT4-fs " fs/ext4/
+ktap_done
