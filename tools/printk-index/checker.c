@@ -428,7 +428,9 @@ static void literal_flags(struct ck_format *cf)
 	cf->nlseq = n;
 	/* distinct pairs of bytes that can be adjacent literal output */
 	{
-		uint64_t *seen = xcalloc(1024, sizeof(*seen));
+		/* all zero between calls (one thread, as dp_buf): clearing
+		 * the words set is much cheaper than 8 KiB per format */
+		static uint64_t seen[1024];
 
 		cf->pairs = xmalloc((n ? n : 1) * sizeof(*cf->pairs));
 		for (i = 0; i < n; i++) {
@@ -444,7 +446,8 @@ static void literal_flags(struct ck_format *cf)
 			seen[pr >> 6] |= 1ULL << (pr & 63);
 			cf->pairs[cf->npairs++] = pr;
 		}
-		free(seen);
+		for (i = 0; i < cf->npairs; i++)
+			seen[cf->pairs[i] >> 6] = 0;
 	}
 }
 
