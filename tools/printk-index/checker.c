@@ -433,14 +433,18 @@ static void literal_flags(struct ck_format *cf)
 		static uint64_t seen[1024];
 
 		cf->pairs = xmalloc((n ? n : 1) * sizeof(*cf->pairs));
+		cf->after_pos = xmalloc((n ? n : 1) * sizeof(*cf->after_pos));
 		for (i = 0; i < n; i++) {
 			uint16_t pr;
 
 			if (cf->lflags[i] & FB_CONV_BEFORE)
-				cf->after_conv++;
+				cf->after_pos[cf->after_conv++] = i;
 			if (!i || !(cf->lflags[i] & FB_CONTIG))
 				continue;
 			pr = cf->lseq[i - 1] << 8 | cf->lseq[i];
+			/* ck_bound_starts() needs every such pair in bigram;
+			 * ck_format_init() sets them all already, but say so */
+			set_bigram(cf, cf->lseq[i - 1], cf->lseq[i]);
 			if (seen[pr >> 6] >> (pr & 63) & 1)
 				continue;
 			seen[pr >> 6] |= 1ULL << (pr & 63);
@@ -454,6 +458,7 @@ static void literal_flags(struct ck_format *cf)
 void ck_format_free(struct ck_format *cf)
 {
 	free(cf->pairs);
+	free(cf->after_pos);
 	free(cf->lflags);
 	free(cf->lseq);
 	rx_nfa_free(&cf->nfa);
@@ -988,6 +993,11 @@ int ck_rule_init(struct ck_rule *r, const char *pat, size_t len, enum rx_mode mo
 			r->seqmask[r->lits.seq[j]] |= 1ULL << j;
 			if (r->lits.seq[j] >= 'a' && r->lits.seq[j] <= 'z')
 				r->seqmask[r->lits.seq[j] - 32] |= 1ULL << j;
+			if (r->lits.seqcont[j]) {
+				uint32_t h = bigram_bit(r->lits.seq[j - 1], r->lits.seq[j]);
+
+				r->seqpair[h >> 6] |= 1ULL << (h & 63);
+			}
 		}
 	}
 	split_closure(&r->nfa, &r->clos_start, &r->clos);
@@ -1229,6 +1239,50 @@ static uint32_t w_bound_seq(const struct ck_rule *r, const struct ck_format *cf)
 		v = (v + u) | (v - u);
 	}
 	return n - __builtin_popcountll(v & full);
+}
+
+/*
+ * A cheap bound on w_bound_chunks() below (UINT32_MAX: none). That DP
+ * aligns the rule's literals with the format's in chunks; a chunk starts
+ * at a rule literal that begins a run (!seqcont) or at a format literal
+ * right after a conversion (FB_CONV_BEFORE), and no two chunks of one
+ * alignment share a start, as aligned pairs increase in both. A chunk
+ * goes on only over byte pairs adjacent both in the rule's run and in the
+ * format's literal output: from a rule start at most as far as the format
+ * has the pairs (bigram), from a format start as far as the rule has them
+ * (seqpair). Both sets are hashed supersets, which only makes the bound
+ * larger. So the DP, and W, is at most the sum over all starts. It prunes
+ * what shared pairs do not: " queue f" is in both "output queue full"
+ * and "%s: Unexpected TXQ (%d) queue failure" but in neither at a start.
+ */
+uint32_t ck_bound_starts(const struct ck_rule *r, const struct ck_format *cf)
+{
+	const struct rx_lits *l = &r->lits;
+	uint32_t i, j, p, sum = 0;
+
+	if (!l->seq_ok)
+		return UINT32_MAX;
+	for (j = 0; j < l->nseq; j++) {
+		if (l->seqcont[j] || !cls_has(cf->litset, l->seq[j]))
+			continue;
+		for (i = j + 1; i < l->nseq && l->seqcont[i] &&
+			    has_bigram(cf, l->seq[i - 1], l->seq[i]); i++)
+			;
+		sum += i - j;
+	}
+	for (i = 0; i < cf->after_conv; i++) {
+		p = cf->after_pos[i];
+		if (!r->seqmask[cf->lseq[p]])
+			continue;
+		for (j = p + 1; j < cf->nlseq && (cf->lflags[j] & FB_CONTIG); j++) {
+			uint32_t h = bigram_bit(cf->lseq[j - 1], cf->lseq[j]);
+
+			if (!(r->seqpair[h >> 6] >> (h & 63) & 1))
+				break;
+		}
+		sum += j - p;
+	}
+	return sum;
 }
 
 /*
@@ -1532,7 +1586,9 @@ void ck_check(struct ck_search *s, const struct ck_rule *r, struct ck_format *cf
 			  (!r->pairs || pair_bound(r, cf) >= r->K) &&
 			  w_bound_seq(r, cf) >= r->K &&
 			  w_bound(r, cf) >= r->K &&
-			  (r->lits.seq_ok ? w_bound_chunks(r, cf, r->K) : w_bound_lcs(r, cf)) >= r->K;
+			  (r->lits.seq_ok ? ck_bound_starts(r, cf) >= r->K &&
+					    w_bound_chunks(r, cf, r->K) >= r->K :
+					    w_bound_lcs(r, cf) >= r->K);
 	if (strong_possible) {
 		if (!format_ready(cf)) {
 			res->budget = true;	/* too large to decide */

@@ -52,6 +52,8 @@ struct ck_rule {
 	const uint16_t *pairs;	/* ck_set_prepare(): per format, how many of
 				 * the rule's adjacent literal pairs it has */
 	uint64_t seqmask[256];	/* bit j: lits.seq[j] is the byte */
+	uint64_t seqpair[64];	/* hashed pairs lits.seq[j - 1], lits.seq[j]
+				 * of one run (seqcont[j]) */
 };
 
 /* Parse and compile; -1 with err on unsupported syntax or size. */
@@ -85,6 +87,7 @@ struct ck_format {
 					 * its splits lead to (CSR) */
 	uint32_t id;		/* index in its ck_set */
 	uint32_t after_conv;	/* literal tokens right after a conversion */
+	uint32_t *after_pos;	/* their first bytes' indexes in lseq */
 	uint16_t *pairs;	/* distinct adjacent literal byte pairs */
 	uint32_t npairs;
 };
@@ -150,6 +153,10 @@ extern uint64_t ck_stat_products, ck_stat_nodes, ck_stat_dp;
 /* The product alone, no prefilter (tests). */
 void ck_product(struct ck_search *s, const struct ck_rule *r, struct ck_format *cf,
 		struct ck_result *res, struct sbuf *witness);
+
+/* The chunk-start bound on W that runs before the alignment DP
+ * (UINT32_MAX when the rule has no literal sequence); for the tests. */
+uint32_t ck_bound_starts(const struct ck_rule *r, const struct ck_format *cf);
 
 /* Regex (rx.h syntax) of what vsprintf prints for one conversion token;
  * exported for the tests that compare it with fmt_tok_accepts(). */

@@ -574,6 +574,10 @@ static void one_pair(struct ck_search *s, const struct pair *p, size_t *nwit)
 	else
 		T_FAIL("/%s/ (%c) vs \"%s\": %s (W=%u, R=%u), expected %c", p->rule, p->mode,
 		       p->format, verdict_name(res.v), res.w, r.R, p->want);
+	/* the chunk-start bound is at least the best W */
+	if (res.v != CK_NONE && !res.budget && ck_bound_starts(&r, &cf) < res.w)
+		T_FAIL("/%s/ vs \"%s\": chunk-start bound %u below W = %u", p->rule,
+		       p->format, ck_bound_starts(&r, &cf), res.w);
 	/* the prefilters never change the answer */
 	ck_check(s, &r, &cf, &res2, NULL);
 	if (res2.v == res.v)
@@ -603,6 +607,68 @@ static void test_pairs(void)
 	for (i = 0; i < ARRAY_SIZE(pairs); i++)
 		one_pair(s, &pairs[i], &nwit);
 	CHECK(nwit > ARRAY_SIZE(pairs) / 2);
+	ck_search_free(s);
+}
+
+/* ------------------------------------------------------------------ */
+/* the chunk-start bound                                                */
+
+static void test_bound_starts(void)
+{
+	static const struct {
+		const char *rule, *format;
+		uint32_t bound;
+		char want;
+	} cases[] = {
+		/* one chunk from the rule's run start */
+		{ "CPU on fire", "CPU on fire\n", 11, 'S' },
+		/* must not prune: "x=" from the rule's start, " y" only from
+		 * the format's start after %d; W = 4 >= K = 3, and without
+		 * the format's starts the bound would be 2 */
+		{ "x=12 y", "x=%d y\n", 4, 'S' },
+		/* prunes (K = 10) where counting shared pairs does not: " q",
+		 * "qu", "ue"... are all there, but a chunk can start only at
+		 * " ", ": o" (rule) or " ", ": U", ") q" (format) */
+		{ " .*: output queue full", "%s %s: Unexpected TXQ (%d) queue failure: %d\n", 6, 'W' },
+		/* no sequence (unbounded repeat of a literal): no bound */
+		{ "(ab)+c", "ab%sc\n", UINT32_MAX, 'S' },
+	};
+	struct ck_search *s = ck_search_new();
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		struct ck_rule r;
+		struct pi_err err;
+		struct fmt f;
+		struct ck_format cf;
+		struct ck_result a, b;
+		uint32_t got;
+		uint64_t dp;
+
+		if (ck_rule_init(&r, cases[i].rule, strlen(cases[i].rule), RX_SEARCH, &err)) {
+			T_FAIL("/%s/: %s", cases[i].rule, err.msg);
+			continue;
+		}
+		fmt_compile(&f, cases[i].format, strlen(cases[i].format));
+		ck_format_init(&cf, &f);
+		got = ck_bound_starts(&r, &cf);
+		if (got == cases[i].bound)
+			t_pass++;
+		else
+			T_FAIL("/%s/ vs \"%s\": chunk-start bound %u, expected %u",
+			       cases[i].rule, cases[i].format, got, cases[i].bound);
+		ck_product(s, &r, &cf, &b, NULL);
+		dp = ck_stat_dp;
+		ck_check(s, &r, &cf, &a, NULL);
+		CHECK(a.v == b.v);
+		CHECK("NWS"[b.v] == cases[i].want);
+		/* a pruned pair never reaches the alignment DP */
+		if (r.K != RX_INF && got < r.K)
+			CHECK(ck_stat_dp == dp);
+		fmt_free(&f);
+		ck_format_free(&cf);
+		ck_rule_free(&r);
+	}
 	ck_search_free(s);
 }
 
@@ -662,6 +728,11 @@ static void test_prefilter_sample(void)
 				fprintf(stderr, "  /%s/ vs \"%s\": prefiltered %s, product %s\n",
 					rules[i], idx.v[m.ents[m.ent_start[fi]]].fmt,
 					verdict_name(a.v), verdict_name(b.v));
+			if (b.v != CK_NONE && !b.budget &&
+			    ck_bound_starts(&r, &set.cf[fi]) < b.w && bad++ < 10)
+				fprintf(stderr, "  /%s/ vs \"%s\": chunk-start bound %u below W = %u\n",
+					rules[i], idx.v[m.ents[m.ent_start[fi]]].fmt,
+					ck_bound_starts(&r, &set.cf[fi]), b.w);
 			if (b.v == CK_STRONG) {
 				if (witness_ok(&r, &m.fmts[fi], w.p, w.len, why, sizeof(why)))
 					witnessed++;
@@ -822,6 +893,7 @@ void test_check(void)
 	test_pairs();
 	if (getenv("PI_TEST_TIMES"))
 		fprintf(stderr, "pairs %.1f s\n", now() - t);
+	test_bound_starts();
 	test_prefilter_sample();
 	if (getenv("PI_TEST_TIMES"))
 		fprintf(stderr, "sample %.1f s\n", now() - t);
