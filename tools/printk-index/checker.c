@@ -439,6 +439,8 @@ static void literal_flags(struct ck_format *cf)
 
 			if (cf->lflags[i] & FB_CONV_BEFORE)
 				cf->after_pos[cf->after_conv++] = i;
+			if (cf->lflags[i] & FB_CONV_AFTER)
+				cls_set(cf->before_conv, cf->lseq[i]);
 			if (!i || !(cf->lflags[i] & FB_CONTIG))
 				continue;
 			pr = cf->lseq[i - 1] << 8 | cf->lseq[i];
@@ -993,11 +995,8 @@ int ck_rule_init(struct ck_rule *r, const char *pat, size_t len, enum rx_mode mo
 			r->seqmask[r->lits.seq[j]] |= 1ULL << j;
 			if (r->lits.seq[j] >= 'a' && r->lits.seq[j] <= 'z')
 				r->seqmask[r->lits.seq[j] - 32] |= 1ULL << j;
-			if (r->lits.seqcont[j]) {
-				uint32_t h = bigram_bit(r->lits.seq[j - 1], r->lits.seq[j]);
-
-				r->seqpair[h >> 6] |= 1ULL << (h & 63);
-			}
+			if (r->lits.seqcont[j])
+				r->seqcont |= 1ULL << j;
 		}
 	}
 	split_closure(&r->nfa, &r->clos_start, &r->clos);
@@ -1243,44 +1242,62 @@ static uint32_t w_bound_seq(const struct ck_rule *r, const struct ck_format *cf)
 
 /*
  * A cheap bound on w_bound_chunks() below (UINT32_MAX: none). That DP
- * aligns the rule's literals with the format's in chunks; a chunk starts
- * at a rule literal that begins a run (!seqcont) or at a format literal
- * right after a conversion (FB_CONV_BEFORE), and no two chunks of one
- * alignment share a start, as aligned pairs increase in both. A chunk
- * goes on only over byte pairs adjacent both in the rule's run and in the
- * format's literal output: from a rule start at most as far as the format
- * has the pairs (bigram), from a format start as far as the rule has them
- * (seqpair). Both sets are hashed supersets, which only makes the bound
- * larger. So the DP, and W, is at most the sum over all starts. It prunes
- * what shared pairs do not: " queue f" is in both "output queue full"
- * and "%s: Unexpected TXQ (%d) queue failure" but in neither at a start.
+ * aligns the rule's literals with the format's in chunks: runs of pairs
+ * adjacent on both sides (seqcont, FB_CONTIG). A chunk starts at a rule
+ * literal that begins a run (!seqcont), or else at a format literal right
+ * after a conversion (FB_CONV_BEFORE); it ends at the end of a rule run
+ * or at a format literal right before a conversion (FB_CONV_AFTER). The
+ * chunks of one alignment increase on both sides, so no two start at the
+ * same rule literal or at the same format literal. Hence the DP, and W,
+ * is at most the sum of
+ *  - per rule run start: its longest such chunk, as far as the format has
+ *    the run's byte pairs (bigram, a hashed superset) and ending where a
+ *    chunk may end (the format's bytes before a conversion, a superset);
+ *  - per format literal after a conversion: its longest such chunk at a
+ *    rule literal inside a run, by comparing the bytes.
+ * It prunes what counting shared pairs does not: " queue f" is in both
+ * "output queue full" and "%s: Unexpected TXQ (%d) queue failure", but
+ * starts and ends at neither kind of place.
  */
 uint32_t ck_bound_starts(const struct ck_rule *r, const struct ck_format *cf)
 {
 	const struct rx_lits *l = &r->lits;
-	uint32_t i, j, p, sum = 0;
+	uint32_t i, j, k, p, best, sum = 0, J = l->nseq;
+	uint64_t m;
 
 	if (!l->seq_ok)
 		return UINT32_MAX;
-	for (j = 0; j < l->nseq; j++) {
+	for (j = 0; j < J; j++) {
 		if (l->seqcont[j] || !cls_has(cf->litset, l->seq[j]))
 			continue;
-		for (i = j + 1; i < l->nseq && l->seqcont[i] &&
-			    has_bigram(cf, l->seq[i - 1], l->seq[i]); i++)
-			;
-		sum += i - j;
-	}
-	for (i = 0; i < cf->after_conv; i++) {
-		p = cf->after_pos[i];
-		if (!r->seqmask[cf->lseq[p]])
-			continue;
-		for (j = p + 1; j < cf->nlseq && (cf->lflags[j] & FB_CONTIG); j++) {
-			uint32_t h = bigram_bit(cf->lseq[j - 1], cf->lseq[j]);
+		best = 0;
+		for (i = j;; i++) {
+			bool run_end = i + 1 >= J || !l->seqcont[i + 1];
 
-			if (!(r->seqpair[h >> 6] >> (h & 63) & 1))
+			if (run_end || cls_has(cf->before_conv, l->seq[i]))
+				best = i - j + 1;
+			if (run_end || !has_bigram(cf, l->seq[i], l->seq[i + 1]))
 				break;
 		}
-		sum += j - p;
+		sum += best;
+	}
+	for (k = 0; k < cf->after_conv; k++) {
+		p = cf->after_pos[k];
+		best = 0;
+		for (m = r->seqmask[cf->lseq[p]] & r->seqcont; m; m &= m - 1) {
+			j = __builtin_ctzll(m);
+			for (i = 0;; i++) {
+				bool run_end = j + i + 1 >= J || !l->seqcont[j + i + 1];
+
+				if ((run_end || (cf->lflags[p + i] & FB_CONV_AFTER)) && i + 1 > best)
+					best = i + 1;
+				if (run_end || p + i + 1 >= cf->nlseq ||
+				    !(cf->lflags[p + i + 1] & FB_CONTIG) ||
+				    l->seq[j + i + 1] != cf->lseq[p + i + 1])
+					break;
+			}
+		}
+		sum += best;
 	}
 	return sum;
 }

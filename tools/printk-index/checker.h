@@ -52,8 +52,7 @@ struct ck_rule {
 	const uint16_t *pairs;	/* ck_set_prepare(): per format, how many of
 				 * the rule's adjacent literal pairs it has */
 	uint64_t seqmask[256];	/* bit j: lits.seq[j] is the byte */
-	uint64_t seqpair[64];	/* hashed pairs lits.seq[j - 1], lits.seq[j]
-				 * of one run (seqcont[j]) */
+	uint64_t seqcont;	/* bit j: lits.seqcont[j] */
 };
 
 /* Parse and compile; -1 with err on unsupported syntax or size. */
@@ -88,6 +87,8 @@ struct ck_format {
 	uint32_t id;		/* index in its ck_set */
 	uint32_t after_conv;	/* literal tokens right after a conversion */
 	uint32_t *after_pos;	/* their first bytes' indexes in lseq */
+	uint64_t before_conv[4];	/* lseq bytes right before a conversion
+					 * that prints something (FB_CONV_AFTER) */
 	uint16_t *pairs;	/* distinct adjacent literal byte pairs */
 	uint32_t npairs;
 };
