@@ -987,6 +987,8 @@ int ck_rule_init(struct ck_rule *r, const char *pat, size_t len, enum rx_mode mo
 			st += lf->mult == RX_INF ? RX_INF : lf->mult;
 		}
 		r->starts = st >= RX_INF ? RX_INF : (uint32_t)st;
+		for (j = 0; j < r->lits.nleaf; j++)
+			cls_set(r->leafbytes, r->lits.leaf[j].c);
 	}
 	if (r->lits.seq_ok) {
 		uint32_t j;
@@ -1528,18 +1530,16 @@ void ck_set_prepare(struct ck_set *set, struct ck_rule *r)
 static uint64_t pair_bound(const struct ck_rule *r, const struct ck_format *cf)
 {
 	uint64_t n = r->pairs[cf->id];
-	uint64_t rule_bytes[4] = { 0 };
 	uint32_t i;
 
 	for (i = 0; i < r->lits.nleaf; i++) {
 		const struct rx_leaf *l = &r->lits.leaf[i];
 
-		cls_set(rule_bytes, l->c);
 		if (!l->has_prev && cls_has(cf->litset, l->c))
 			n += l->mult;
 	}
-	for (i = 0; i < cf->nlseq; i++)
-		if ((cf->lflags[i] & FB_CONV_BEFORE) && cls_has(rule_bytes, cf->lseq[i]))
+	for (i = 0; i < cf->after_conv; i++)
+		if (cls_has(r->leafbytes, cf->lseq[cf->after_pos[i]]))
 			n++;
 	return n;
 }
@@ -1601,11 +1601,11 @@ void ck_check(struct ck_search *s, const struct ck_rule *r, struct ck_format *cf
 	/* cheapest first */
 	strong_possible = r->K != RX_INF &&
 			  (!r->pairs || pair_bound(r, cf) >= r->K) &&
+			  ck_bound_starts(r, cf) >= r->K &&
 			  w_bound_seq(r, cf) >= r->K &&
 			  w_bound(r, cf) >= r->K &&
-			  (r->lits.seq_ok ? ck_bound_starts(r, cf) >= r->K &&
-					    w_bound_chunks(r, cf, r->K) >= r->K :
-					    w_bound_lcs(r, cf) >= r->K);
+			  (r->lits.seq_ok ? w_bound_chunks(r, cf, r->K) :
+					    w_bound_lcs(r, cf)) >= r->K;
 	if (strong_possible) {
 		if (!format_ready(cf)) {
 			res->budget = true;	/* too large to decide */

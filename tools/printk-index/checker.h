@@ -53,6 +53,7 @@ struct ck_rule {
 				 * the rule's adjacent literal pairs it has */
 	uint64_t seqmask[256];	/* bit j: lits.seq[j] is the byte */
 	uint64_t seqcont;	/* bit j: lits.seqcont[j] */
+	uint64_t leafbytes[4];	/* bytes of the literal leaves */
 };
 
 /* Parse and compile; -1 with err on unsupported syntax or size. */
