@@ -619,6 +619,17 @@ struct ck_search {
 	uint32_t *queue;
 	size_t qhead, qtail, qcap;
 	uint64_t word[4];
+	/* any_match(): the rule it is prepared for (serial, 0: none) */
+	uint64_t bits_rule;
+	bool bits_ok;		/* that rule can take the bitset search */
+	uint32_t bw;		/* words per set of rule states */
+	uint64_t *bclos;	/* per rule state: its split closure, bw words */
+	uint64_t *bcls;		/* states taking a byte at all (RX_CLS) */
+	uint64_t *bmatch;	/* RX_MATCH states */
+	uint64_t *btail;	/* a search rule's tail and fin */
+	/* per format state: rule states reached, and not yet expanded */
+	uint64_t *breach, *btodo;
+	size_t bcap;
 };
 
 /* Product states explored per pair before giving up (reported, never a
@@ -647,6 +658,12 @@ void ck_search_free(struct ck_search *s)
 	free(s->tab);
 	free(s->tabgen);
 	free(s->queue);
+	free(s->bclos);
+	free(s->bcls);
+	free(s->bmatch);
+	free(s->btail);
+	free(s->breach);
+	free(s->btodo);
 	free(s);
 }
 
@@ -876,6 +893,154 @@ static void witness_of(struct ck_search *s, const struct rx_nfa *fa,
 	sbuf_free(&rev);
 }
 
+/*
+ * "Is there any match" for a rule without assertions is reachability in
+ * the product, and without assertions the context never matters (it only
+ * tells the start from later bytes): so instead of (format state, rule
+ * state, context) nodes in a hash table, keep per format state the set of
+ * rule states reached, as bits, and push only the newly reached ones
+ * along each edge. Every (format state, rule state) pair is expanded once,
+ * with a few word operations, so no step budget is needed (at most
+ * RX_MAX_STATES x BITS_MAX_STATES expansions): where the product search
+ * would have given up as undecided (never on the sample), this decides.
+ * Rules with more than BITS_MAX_STATES states or with assertions keep the
+ * product search.
+ */
+#define BITS_MAX_STATES 512
+
+static bool bits_prepare(struct ck_search *s, const struct ck_rule *r)
+{
+	const struct rx_nfa *ra = &r->nfa;
+	uint32_t i, j, w;
+
+	if (s->bits_rule == r->serial)
+		return s->bits_ok;
+	s->bits_rule = r->serial;
+	s->bits_ok = false;
+	if (ra->n > BITS_MAX_STATES)
+		return false;
+	for (i = 0; i < ra->n; i++)
+		if (ra->st[i].op == RX_ASSERT)
+			return false;
+	s->bits_ok = true;
+	w = s->bw = (ra->n + 63) / 64;
+	free(s->bclos);
+	free(s->bcls);
+	free(s->bmatch);
+	free(s->btail);
+	s->bclos = xcalloc((size_t)ra->n * w, sizeof(uint64_t));
+	s->bcls = xcalloc(w, sizeof(uint64_t));
+	s->bmatch = xcalloc(w, sizeof(uint64_t));
+	s->btail = xcalloc(w, sizeof(uint64_t));
+	for (i = 0; i < ra->n; i++) {
+		const struct rx_state *st = &ra->st[i];
+
+		for (j = r->clos_start[i]; j < r->clos_start[i + 1]; j++)
+			s->bclos[i * w + r->clos[j] / 64] |= 1ULL << (r->clos[j] % 64);
+		if (st->op == RX_MATCH)
+			s->bmatch[i / 64] |= 1ULL << (i % 64);
+		if (st->op != RX_CLS)
+			continue;
+		s->bcls[i / 64] |= 1ULL << (i % 64);
+	}
+	/* a search rule that got to its tail has matched, whatever the rest
+	 * of the format prints (expand()) */
+	if (ra->has_tail) {
+		s->btail[ra->tail / 64] |= 1ULL << (ra->tail % 64);
+		s->btail[ra->fin / 64] |= 1ULL << (ra->fin % 64);
+	}
+	return true;
+}
+
+/* Add rule states set[] to format state fs; queue fs unless it is. */
+static void bits_add(struct ck_search *s, uint32_t fs, const uint64_t *set)
+{
+	uint64_t *reach = s->breach + (size_t)fs * s->bw, *todo = s->btodo + (size_t)fs * s->bw;
+	uint64_t add, queued = 0, any = 0;
+	uint32_t k;
+
+	for (k = 0; k < s->bw; k++) {
+		add = set[k] & ~reach[k];
+		queued |= todo[k];
+		any |= add;
+		reach[k] |= add;
+		todo[k] |= add;
+	}
+	if (!any || queued)
+		return;
+	if (s->qtail == s->qcap) {
+		s->qcap = s->qcap ? s->qcap * 2 : 1024;
+		s->queue = xrealloc(s->queue, s->qcap * sizeof(*s->queue));
+	}
+	s->queue[s->qtail++] = fs;
+}
+
+/* The SM_ANY answer of run_product(), for a rule bits_prepare() took. */
+static bool any_match(struct ck_search *s, const struct ck_format *cf,
+		      const struct ck_rule *r)
+{
+	const struct rx_nfa *fa = &cf->nfa, *ra = &r->nfa;
+	uint64_t d[BITS_MAX_STATES / 64], next[BITS_MAX_STATES / 64];
+	uint32_t w = s->bw, i, j, k;
+	size_t size = (size_t)fa->n * w;
+
+	if (s->bcap < size) {
+		s->bcap = size;
+		free(s->breach);
+		free(s->btodo);
+		s->breach = xmalloc(size * sizeof(uint64_t));
+		s->btodo = xmalloc(size * sizeof(uint64_t));
+	}
+	memset(s->breach, 0, size * sizeof(uint64_t));
+	memset(s->btodo, 0, size * sizeof(uint64_t));
+	s->qhead = s->qtail = 0;
+	for (i = cf->clos_start[fa->start]; i < cf->clos_start[fa->start + 1]; i++)
+		bits_add(s, cf->clos[i], s->bclos + (size_t)ra->start * w);
+	while (s->qhead < s->qtail) {
+		uint32_t fs = s->queue[s->qhead++];
+		const struct rx_state *f = &fa->st[fs];
+		const uint64_t *fc = fa->cls[f->cls];
+		uint64_t *todo = s->btodo + (size_t)fs * w, done = 0, more = 0;
+
+		for (k = 0; k < w; k++) {
+			d[k] = todo[k];
+			todo[k] = 0;
+			/* the rule's tail; or both at their match state */
+			done |= d[k] & s->btail[k];
+			if (f->op == RX_MATCH)
+				done |= d[k] & s->bmatch[k];
+		}
+		if (done)
+			return true;
+		if (f->op != RX_CLS)
+			continue;
+		memset(next, 0, w * sizeof(uint64_t));
+		for (k = 0; k < w; k++) {
+			uint64_t m = d[k] & s->bcls[k];
+
+			for (; m; m &= m - 1) {
+				uint32_t rs = k * 64 + __builtin_ctzll(m);
+				const uint64_t *rc = ra->cls[ra->st[rs].cls];
+				const uint64_t *cl = s->bclos + (size_t)ra->st[rs].out * w;
+
+				/* never a newline: the message ends before it,
+				 * as in edge_set() */
+				if (!((fc[0] & rc[0] & ~(1ULL << '\n')) | (fc[1] & rc[1]) |
+				      (fc[2] & rc[2]) | (fc[3] & rc[3])))
+					continue;
+				for (j = 0; j < w; j++)
+					next[j] |= cl[j];
+				more = 1;
+			}
+		}
+		if (!more)
+			continue;
+		for (i = cf->clos_start[f->out]; i < cf->clos_start[f->out + 1]; i++)
+			bits_add(s, cf->clos[i], next);
+	}
+	return false;
+}
+
 static void run_product(struct ck_search *s, const struct ck_format *cf,
 			const struct ck_rule *r, enum search_mode mode,
 			struct ck_result *res, struct sbuf *witness)
@@ -885,6 +1050,14 @@ static void run_product(struct ck_search *s, const struct ck_format *cf,
 	size_t steps = 0;
 
 	ck_stat_products++;
+	if (mode == SM_ANY && !witness && bits_prepare(s, r)) {
+		ck_stat_bits++;
+		memset(res, 0, sizeof(*res));
+		res->product = true;
+		/* no W: a strong match was ruled out before SM_ANY runs */
+		res->v = any_match(s, cf, r) ? CK_WEAK : CK_NONE;
+		return;
+	}
 	s->gen++;
 	if (!s->gen) {
 		memset(s->tabgen, 0, (s->tabmask + 1) * sizeof(*s->tabgen));
@@ -928,7 +1101,7 @@ static void run_product(struct ck_search *s, const struct ck_format *cf,
 		witness_of(s, fa, ra, acc, witness);
 }
 
-uint64_t ck_stat_products, ck_stat_nodes;
+uint64_t ck_stat_products, ck_stat_nodes, ck_stat_bits;
 
 void ck_product(struct ck_search *s, const struct ck_rule *r, struct ck_format *cf,
 		struct ck_result *res, struct sbuf *witness)

@@ -149,8 +149,9 @@ void ck_check(struct ck_search *s, const struct ck_rule *r, struct ck_format *cf
 void ck_check_set(struct ck_search *s, const struct ck_rule *r, struct ck_set *set,
 		  uint32_t i, struct ck_result *res, struct sbuf *witness);
 
-/* statistics: products run, product states visited */
-extern uint64_t ck_stat_products, ck_stat_nodes, ck_stat_dp;
+/* statistics: products run, product states visited (not counting the
+ * products run as bitset reachability, ck_stat_bits of them) */
+extern uint64_t ck_stat_products, ck_stat_nodes, ck_stat_dp, ck_stat_bits;
 
 /* The product alone, no prefilter (tests). */
 void ck_product(struct ck_search *s, const struct ck_rule *r, struct ck_format *cf,

@@ -230,9 +230,10 @@ int main(int argc, char **argv)
 	printf("rules: %u (%zu made stale), compiled in %.1f ms\n", n, made_stale, t_compile * 1e3);
 	printf("check: %.3f s (%.3f s CPU), %.0f rules/s; %zu strong, %zu weak pairs; %zu rules stale\n",
 	       t_check, c_check, n / t_check, strong, weak, no_strong);
-	printf("products: %llu run, %.0f states each on average; %llu bound DPs\n",
-	       (unsigned long long)ck_stat_products,
-	       ck_stat_products ? (double)ck_stat_nodes / ck_stat_products : 0.0,
+	printf("products: %llu run, %llu of them as bitset reachability, the others %.0f states each on average; %llu bound DPs\n",
+	       (unsigned long long)ck_stat_products, (unsigned long long)ck_stat_bits,
+	       ck_stat_products > ck_stat_bits ?
+	       (double)ck_stat_nodes / (ck_stat_products - ck_stat_bits) : 0.0,
 	       (unsigned long long)ck_stat_dp);
 	printf("quality: %zu of %zu rules found their own format strong\n", found,
 	       (size_t)(n - made_stale));

@@ -443,6 +443,17 @@ static const struct pair pairs[] = {
 	{ "x", "%s\n", 'w', 'W' },
 	{ "x", "%c\n", 'w', 'W' },
 	{ "xy", "%c\n", 'w', 'N' },
+	/* weak or none only: decided by the bitset reachability search */
+	{ "x.*", "%s\n", 'w', 'W' },
+	{ "x.*", "y%s\n", 'w', 'N' },
+	{ "x\\d", "%s%d\n", 'w', 'W' },
+	{ "x\\d", "%s%d.\n", 'w', 'N' },
+	{ "x.\\d", "%s%c%d\n", 's', 'W' },
+	{ "x.\\d", "%s%c\n", 's', 'W' },	/* %s prints all of it */
+	{ "xa\\d", "%.1s%c%d\n", 's', 'W' },
+	{ "xa\\d", "%.1s%c%d%.1s\n", 's', 'W' },
+	{ "xa\\dy", "%.1s%c%d%.1s\n", 's', 'W' },
+	{ "xa\\dyz", "%.1s%c%d%.1s\n", 's', 'N' },
 	/* node-problem-detector: up to the end of the message */
 	{ "bar", "foo bar\n", 'e', 'S' },
 	{ "foo", "foo bar\n", 'e', 'N' },
@@ -603,10 +614,13 @@ static void test_pairs(void)
 {
 	struct ck_search *s = ck_search_new();
 	size_t i, nwit = 0;
+	uint64_t bits = ck_stat_bits;
 
 	for (i = 0; i < ARRAY_SIZE(pairs); i++)
 		one_pair(s, &pairs[i], &nwit);
 	CHECK(nwit > ARRAY_SIZE(pairs) / 2);
+	/* the cross-check with the product covered the bitset search */
+	CHECK(ck_stat_bits > bits + 20);
 	ck_search_free(s);
 }
 
@@ -701,6 +715,7 @@ static void test_prefilter_sample(void)
 	struct ck_set set;
 	struct ck_search *s;
 	size_t i, fi, bad = 0, pairs_n = 0, witnessed = 0;
+	uint64_t bits = ck_stat_bits;
 
 	pi_index_init(&idx);
 	if (pi_load_source(&idx, t_sample, &err)) {
@@ -752,6 +767,8 @@ static void test_prefilter_sample(void)
 	else
 		t_pass++;
 	CHECK(witnessed > 10);
+	/* many of the "any match" searches were bitset ones */
+	CHECK(ck_stat_bits > bits + 100);
 	ck_search_free(s);
 	ck_set_free(&set);
 	matcher_free(&m);
