@@ -1170,8 +1170,12 @@ int ck_rule_init(struct ck_rule *r, const char *pat, size_t len, enum rx_mode mo
 			r->seqmask[r->lits.seq[j]] |= 1ULL << j;
 			if (r->lits.seq[j] >= 'a' && r->lits.seq[j] <= 'z')
 				r->seqmask[r->lits.seq[j] - 32] |= 1ULL << j;
-			if (r->lits.seqcont[j])
+			if (r->lits.seqcont[j]) {
 				r->seqcont |= 1ULL << j;
+				r->seqhash[j] = bigram_bit(r->lits.seq[j - 1], r->lits.seq[j]);
+			} else {
+				r->runstart |= 1ULL << j;
+			}
 		}
 	}
 	split_closure(&r->nfa, &r->clos_start, &r->clos);
@@ -1442,8 +1446,9 @@ uint32_t ck_bound_starts(const struct ck_rule *r, const struct ck_format *cf)
 
 	if (!l->seq_ok)
 		return UINT32_MAX;
-	for (j = 0; j < J; j++) {
-		if (l->seqcont[j] || !cls_has(cf->litset, l->seq[j]))
+	for (m = r->runstart; m; m &= m - 1) {
+		j = __builtin_ctzll(m);
+		if (!cls_has(cf->litset, l->seq[j]))
 			continue;
 		best = 0;
 		for (i = j;; i++) {
@@ -1451,7 +1456,8 @@ uint32_t ck_bound_starts(const struct ck_rule *r, const struct ck_format *cf)
 
 			if (run_end || cls_has(cf->before_conv, l->seq[i]))
 				best = i - j + 1;
-			if (run_end || !has_bigram(cf, l->seq[i], l->seq[i + 1]))
+			if (run_end ||
+			    !(cf->bigram[r->seqhash[i + 1] >> 6] >> (r->seqhash[i + 1] & 63) & 1))
 				break;
 		}
 		sum += best;
@@ -1669,28 +1675,52 @@ void ck_set_free(struct ck_set *set)
  * another (r->starts of them) or right after a conversion (after_conv).
  * So W <= pairs shared + r->starts + cf->after_conv.
  */
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
 void ck_set_prepare(struct ck_set *set, struct ck_rule *r)
 {
 	const struct rx_lits *l = &r->lits;
-	uint32_t i, j, k;
+	uint64_t *pm;
+	uint32_t i, j, k, n = 0;
 
 	r->pairs = NULL;
 	if (r->starts == RX_INF)
 		return;
 	memset(set->count, 0, set->n * sizeof(*set->count));
+	/* the rule's pairs (pair << 32 | times), sorted: a pair that occurs
+	 * more than once ("e " in most rules) walks its formats only once */
+	for (i = 0; i < l->nrun; i++)
+		n += l->run[i].len - 1;
+	pm = xmalloc((n ? n : 1) * sizeof(*pm));
+	n = 0;
 	for (i = 0; i < l->nrun; i++) {
 		const struct rx_run *x = &l->run[i];
 
-		for (j = 1; j < x->len; j++) {
-			uint16_t pr = (unsigned char)x->s[j - 1] << 8 | (unsigned char)x->s[j];
+		for (j = 1; j < x->len; j++)
+			pm[n++] = (uint64_t)((unsigned char)x->s[j - 1] << 8 |
+					     (unsigned char)x->s[j]) << 32 | x->mult;
+	}
+	qsort(pm, n, sizeof(*pm), cmp_u64);
+	for (i = 0; i < n; i = j) {
+		uint16_t pr = pm[i] >> 32;
+		uint64_t mult = 0;
 
-			for (k = set->post_start[pr]; k < set->post_start[pr + 1]; k++) {
-				uint32_t c = set->count[set->post[k]] + x->mult;
+		for (j = i; j < n && pm[j] >> 32 == pr; j++)
+			mult += (uint32_t)pm[j];
+		if (mult > UINT16_MAX)
+			mult = UINT16_MAX;
+		for (k = set->post_start[pr]; k < set->post_start[pr + 1]; k++) {
+			uint32_t c = set->count[set->post[k]] + mult;
 
-				set->count[set->post[k]] = c < UINT16_MAX ? c : UINT16_MAX;
-			}
+			set->count[set->post[k]] = c < UINT16_MAX ? c : UINT16_MAX;
 		}
 	}
+	free(pm);
 	r->pairs = set->count;
 }
 

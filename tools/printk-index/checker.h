@@ -53,6 +53,8 @@ struct ck_rule {
 				 * the rule's adjacent literal pairs it has */
 	uint64_t seqmask[256];	/* bit j: lits.seq[j] is the byte */
 	uint64_t seqcont;	/* bit j: lits.seqcont[j] */
+	uint64_t runstart;	/* bit j: lits.seq[j] starts a run */
+	uint16_t seqhash[64];	/* seqcont[j]: the pair's bit in ck_format.bigram */
 	uint64_t leafbytes[4];	/* bytes of the literal leaves */
 };
 
