@@ -1419,29 +1419,66 @@ static uint32_t w_bound_seq(const struct ck_rule *r, const struct ck_format *cf)
 	return n - __builtin_popcountll(v & full);
 }
 
+/* c (lower case) or its upper case in the class */
+static bool byte_either(const uint64_t cls[4], unsigned char c)
+{
+	return cls_has(cls, c) || (c >= 'a' && c <= 'z' && cls_has(cls, c - 32));
+}
+
+/*
+ * The longest chunk of w_bound_chunks() that starts at rule literal j and
+ * format literal byte p: equal bytes, adjacent on both sides (seqcont,
+ * FB_CONTIG); it may end at the end of the rule's run, where the format's
+ * next byte in the same token must fit what the rule has after it, or at
+ * a format byte right before a conversion. 0 if it cannot end anywhere.
+ */
+static uint32_t chunk_at(const struct ck_rule *r, const struct ck_format *cf,
+			 uint32_t j, uint32_t p)
+{
+	const struct rx_lits *l = &r->lits;
+	uint32_t i, best = 0;
+
+	for (i = 0;; i++) {
+		uint32_t q = p + i;
+		bool run_end = j + i + 1 >= l->nseq || !l->seqcont[j + i + 1];
+
+		if (run_end ? q + 1 >= cf->nlseq || !(cf->lflags[q + 1] & FB_INTOK) ||
+			      byte_either(l->seqnext[j + i], cf->lseq[q + 1]) :
+			      (cf->lflags[q] & FB_CONV_AFTER) != 0)
+			best = i + 1;
+		if (run_end || q + 1 >= cf->nlseq || !(cf->lflags[q + 1] & FB_CONTIG) ||
+		    l->seq[j + i + 1] != cf->lseq[q + 1])
+			return best;
+	}
+}
+
 /*
  * A cheap bound on w_bound_chunks() below (UINT32_MAX: none). That DP
- * aligns the rule's literals with the format's in chunks: runs of pairs
- * adjacent on both sides (seqcont, FB_CONTIG). A chunk starts at a rule
- * literal that begins a run (!seqcont), or else at a format literal right
- * after a conversion (FB_CONV_BEFORE); it ends at the end of a rule run
- * or at a format literal right before a conversion (FB_CONV_AFTER). The
- * chunks of one alignment increase on both sides, so no two start at the
- * same rule literal or at the same format literal. Hence the DP, and W,
- * is at most the sum of
- *  - per rule run start: its longest such chunk, as far as the format has
- *    the run's byte pairs (bigram, a hashed superset) and ending where a
- *    chunk may end (the format's bytes before a conversion, a superset);
- *  - per format literal after a conversion: its longest such chunk at a
- *    rule literal inside a run, by comparing the bytes.
+ * aligns the rule's literals with the format's in chunks (chunk_at()). A
+ * chunk starts at a rule literal that begins a run (!seqcont), where a
+ * format byte before it in the same token must fit what the rule has
+ * before it; or else at a format literal right after a conversion
+ * (FB_CONV_BEFORE). The chunks of one alignment increase on both sides,
+ * so no two start at the same rule literal or at the same format literal.
+ * Hence the DP, and W, is at most the sum of the longest chunk from each
+ * rule run start and from each format literal after a conversion (there
+ * at a rule literal inside a run; one that begins a run counts above).
+ *
+ * Finding the chunks from rule run starts means scanning the format's
+ * literal bytes; without exact, a run start counts instead as far as the
+ * format has the run's byte pairs (bigram, a superset of the adjacent
+ * ones), to a byte that may end a chunk: the run's end, or a byte the
+ * format has before a conversion. That is no less than any chunk there,
+ * and cheaper.
+ *
  * It prunes what counting shared pairs does not: " queue f" is in both
  * "output queue full" and "%s: Unexpected TXQ (%d) queue failure", but
  * starts and ends at neither kind of place.
  */
-uint32_t ck_bound_starts(const struct ck_rule *r, const struct ck_format *cf)
+uint32_t ck_bound_starts(const struct ck_rule *r, const struct ck_format *cf, bool exact)
 {
 	const struct rx_lits *l = &r->lits;
-	uint32_t i, j, k, p, best, sum = 0, J = l->nseq;
+	uint32_t i, j, k, p, c, best, sum = 0, J = l->nseq;
 	uint64_t m;
 
 	if (!l->seq_ok)
@@ -1451,7 +1488,16 @@ uint32_t ck_bound_starts(const struct ck_rule *r, const struct ck_format *cf)
 		if (!cls_has(cf->litset, l->seq[j]))
 			continue;
 		best = 0;
-		for (i = j;; i++) {
+		for (p = 0; exact && p < cf->nlseq; p++) {
+			if (cf->lseq[p] != l->seq[j] ||
+			    ((cf->lflags[p] & FB_INTOK) &&
+			     !byte_either(l->seqprev[j], cf->lseq[p - 1])))
+				continue;
+			c = chunk_at(r, cf, j, p);
+			if (c > best)
+				best = c;
+		}
+		for (i = j; !exact; i++) {
 			bool run_end = i + 1 >= J || !l->seqcont[i + 1];
 
 			if (run_end || cls_has(cf->before_conv, l->seq[i]))
@@ -1466,17 +1512,9 @@ uint32_t ck_bound_starts(const struct ck_rule *r, const struct ck_format *cf)
 		p = cf->after_pos[k];
 		best = 0;
 		for (m = r->seqmask[cf->lseq[p]] & r->seqcont; m; m &= m - 1) {
-			j = __builtin_ctzll(m);
-			for (i = 0;; i++) {
-				bool run_end = j + i + 1 >= J || !l->seqcont[j + i + 1];
-
-				if ((run_end || (cf->lflags[p + i] & FB_CONV_AFTER)) && i + 1 > best)
-					best = i + 1;
-				if (run_end || p + i + 1 >= cf->nlseq ||
-				    !(cf->lflags[p + i + 1] & FB_CONTIG) ||
-				    l->seq[j + i + 1] != cf->lseq[p + i + 1])
-					break;
-			}
+			c = chunk_at(r, cf, __builtin_ctzll(m), p);
+			if (c > best)
+				best = c;
 		}
 		sum += best;
 	}
@@ -1494,11 +1532,6 @@ uint32_t ck_bound_starts(const struct ck_rule *r, const struct ck_format *cf)
  */
 uint64_t ck_stat_dp;
 
-/* c (lower case) or its upper case in the class */
-static bool byte_either(const uint64_t cls[4], unsigned char c)
-{
-	return cls_has(cls, c) || (c >= 'a' && c <= 'z' && cls_has(cls, c - 32));
-}
 
 /* Rows of w_bound_chunks(), kept across calls (one thread). */
 static uint32_t *dp_buf;
@@ -1804,9 +1837,10 @@ void ck_check(struct ck_search *s, const struct ck_rule *r, struct ck_format *cf
 	/* cheapest first */
 	strong_possible = r->K != RX_INF &&
 			  (!r->pairs || pair_bound(r, cf) >= r->K) &&
-			  ck_bound_starts(r, cf) >= r->K &&
+			  ck_bound_starts(r, cf, false) >= r->K &&
 			  w_bound_seq(r, cf) >= r->K &&
 			  w_bound(r, cf) >= r->K &&
+			  ck_bound_starts(r, cf, true) >= r->K &&
 			  (r->lits.seq_ok ? w_bound_chunks(r, cf, r->K) :
 					    w_bound_lcs(r, cf)) >= r->K;
 	if (strong_possible) {

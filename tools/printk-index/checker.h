@@ -159,9 +159,9 @@ extern uint64_t ck_stat_products, ck_stat_nodes, ck_stat_dp, ck_stat_bits;
 void ck_product(struct ck_search *s, const struct ck_rule *r, struct ck_format *cf,
 		struct ck_result *res, struct sbuf *witness);
 
-/* The chunk-start bound on W that runs before the alignment DP
- * (UINT32_MAX when the rule has no literal sequence); for the tests. */
-uint32_t ck_bound_starts(const struct ck_rule *r, const struct ck_format *cf);
+/* The chunk-start bound on W that runs before the alignment DP, cheap or
+ * exact (UINT32_MAX when the rule has no literal sequence); for the tests. */
+uint32_t ck_bound_starts(const struct ck_rule *r, const struct ck_format *cf, bool exact);
 
 /* Regex (rx.h syntax) of what vsprintf prints for one conversion token;
  * exported for the tests that compare it with fmt_tok_accepts(). */
