@@ -1269,46 +1269,53 @@ static bool factor_pieces(const struct ck_format *cf, const struct rx_factor *x)
 {
 	const struct fmt *f = cf->f;
 	const char *text = x->ci ? cf->lit_lower : cf->lit_exact;
-	bool cur[257], nxt[257];
-	uint32_t i, j, k, p, n = x->len, off = 0;
+	/* sets of prefix lengths < n <= 256, as bits: only the few lengths
+	 * in them are visited */
+	uint64_t cur[4] = { 0 }, nxt[4];
+	uint32_t i, j, k, p, w, n = x->len, off = 0;
 
 	if (n > 256 || !n)
 		return true;
-	memset(cur, 0, sizeof(cur));
 	for (k = 0; k < f->ntok; k++) {
 		const struct fmt_tok *t = &f->tok[k];
 
-		cur[0] = true;		/* x may start in this token */
+		cur[0] |= 1;		/* x may start in this token */
 		memset(nxt, 0, sizeof(nxt));
-		for (i = 0; i < n; i++) {
-			if (!cur[i])
-				continue;
-			if (t->kind == TK_LIT) {
-				const char *s = text + off;
-				uint32_t len = t->lit_len;
+		for (w = 0; w < 4; w++) {
+			uint64_t m;
 
-				/* x[i..] continues at s[0], or (i == 0) starts
-				 * at any s[p] */
-				for (p = 0; p < (i ? 1 : len); p++) {
-					for (j = 0; p + j < len && i + j < n &&
-						    s[p + j] == x->s[i + j]; j++)
-						;
+			for (m = cur[w]; m; m &= m - 1) {
+				i = w * 64 + __builtin_ctzll(m);
+				if (t->kind == TK_LIT) {
+					const char *s = text + off, *q;
+					uint32_t len = t->lit_len;
+
+					/* x[i..] continues at s[0], or (i == 0)
+					 * starts at any s[p] with its first byte */
+					for (p = 0; p < (i ? 1 : len); p = q - s + 1) {
+						q = i ? s : memchr(s + p, x->s[0], len - p);
+						if (!q)
+							break;
+						for (j = 0; q - s + j < len && i + j < n &&
+							    q[j] == x->s[i + j]; j++)
+							;
+						if (i + j == n)
+							return true;
+						if (q - s + j == len)
+							nxt[(i + j) / 64] |= 1ULL << ((i + j) % 64);
+					}
+					continue;
+				}
+				/* bytes before x starts can fill the minimum */
+				if (!i || !t->min)
+					nxt[i / 64] |= 1ULL << (i % 64);
+				for (j = 1; i + j <= n && j <= t->max &&
+					    byte_in(t->cls, x->s[i + j - 1], x->ci); j++) {
 					if (i + j == n)
 						return true;
-					if (p + j == len)
-						nxt[i + j] = true;
+					if (!i || j >= t->min)
+						nxt[(i + j) / 64] |= 1ULL << ((i + j) % 64);
 				}
-				continue;
-			}
-			/* bytes before x starts can fill the minimum */
-			if (!i || !t->min)
-				nxt[i] = true;
-			for (j = 1; i + j <= n && j <= t->max &&
-				    byte_in(t->cls, x->s[i + j - 1], x->ci); j++) {
-				if (i + j == n)
-					return true;
-				if (!i || j >= t->min)
-					nxt[i + j] = true;
 			}
 		}
 		if (t->kind == TK_LIT)
