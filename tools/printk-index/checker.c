@@ -601,9 +601,21 @@ struct tok_memo {
 	bool match;
 };
 
+/* One conversion alone as a format, for tok_prints_match(): its automaton
+ * does not depend on the rule, so it is built once per search. */
+struct tok_format {
+	struct tok_memo key;
+	struct fmt_tok tok;
+	struct fmt f;
+	struct ck_format cf;
+	bool ready;
+};
+
 struct ck_search {
 	struct tok_memo memo[64];
 	uint32_t nmemo;
+	struct tok_format *tokfmt;
+	uint32_t ntokfmt;
 	/* the pair being searched */
 	const struct rx_nfa *fa, *ra;
 	const uint32_t *frest, *rrest;
@@ -652,8 +664,13 @@ struct ck_search *ck_search_new(void)
 
 void ck_search_free(struct ck_search *s)
 {
+	uint32_t i;
+
 	if (!s)
 		return;
+	for (i = 0; i < s->ntokfmt; i++)
+		ck_format_free(&s->tokfmt[i].cf);
+	free(s->tokfmt);
 	free(s->node);
 	free(s->tab);
 	free(s->tabgen);
@@ -1798,10 +1815,37 @@ static bool tok_same(const struct tok_memo *m, const struct fmt_tok *t)
  * it: if some output of the conversion alone contains one, every format
  * with that conversion prints a (weak or better) match.
  */
+#define TOKFMT_MAX 256
+
+static struct tok_format *tok_format(struct ck_search *s, const struct fmt_tok *t)
+{
+	struct tok_format *e;
+	uint32_t i;
+
+	for (i = 0; i < s->ntokfmt; i++)
+		if (tok_same(&s->tokfmt[i].key, t))
+			return &s->tokfmt[i];
+	if (s->ntokfmt == TOKFMT_MAX)
+		return NULL;
+	if (!s->tokfmt)		/* fixed: the entries point into themselves */
+		s->tokfmt = xcalloc(TOKFMT_MAX, sizeof(*s->tokfmt));
+	e = &s->tokfmt[s->ntokfmt++];
+	e->key = (struct tok_memo){ .kind = t->kind, .left = !!(t->flags & F_LEFT),
+				    .width = t->width, .prec = t->prec, .ere = t->ere };
+	e->tok = *t;
+	memset(&e->f, 0, sizeof(e->f));
+	e->f.tok = &e->tok;
+	e->f.ntok = 1;
+	ck_format_init(&e->cf, &e->f);
+	e->ready = format_ready(&e->cf);
+	return e;
+}
+
 static bool tok_prints_match(struct ck_search *s, const struct ck_rule *r,
 			     const struct fmt_tok *t)
 {
 	struct tok_memo *m;
+	struct tok_format *e;
 	struct ck_format cf;
 	struct ck_result res;
 	struct fmt f;
@@ -1813,14 +1857,20 @@ static bool tok_prints_match(struct ck_search *s, const struct ck_rule *r,
 			return s->memo[i].match;
 	if (s->nmemo && s->memo[0].rule != r->serial)
 		s->nmemo = 0;		/* a new rule */
-	memset(&f, 0, sizeof(f));
-	f.tok = &one;
-	f.ntok = 1;
-	ck_format_init(&cf, &f);
 	memset(&res, 0, sizeof(res));
-	if (format_ready(&cf))
-		run_product(s, &cf, r, SM_ANY, &res, NULL);
-	ck_format_free(&cf);
+	e = tok_format(s, t);
+	if (e) {
+		if (e->ready)
+			run_product(s, &e->cf, r, SM_ANY, &res, NULL);
+	} else {
+		memset(&f, 0, sizeof(f));
+		f.tok = &one;
+		f.ntok = 1;
+		ck_format_init(&cf, &f);
+		if (format_ready(&cf))
+			run_product(s, &cf, r, SM_ANY, &res, NULL);
+		ck_format_free(&cf);
+	}
 	if (s->nmemo == ARRAY_SIZE(s->memo))
 		return res.v != CK_NONE && !res.budget;
 	m = &s->memo[s->nmemo++];
