@@ -1016,7 +1016,7 @@ static bool any_match(struct ck_search *s, const struct ck_format *cf,
 	while (s->qhead < s->qtail) {
 		uint32_t fs = s->queue[s->qhead++];
 		const struct rx_state *f = &fa->st[fs];
-		const uint64_t *fc = fa->cls[f->cls];
+		const uint64_t *fc;
 		uint64_t *todo = s->btodo + (size_t)fs * w, done = 0, more = 0;
 
 		for (k = 0; k < w; k++) {
@@ -1031,6 +1031,7 @@ static bool any_match(struct ck_search *s, const struct ck_format *cf,
 			return true;
 		if (f->op != RX_CLS)
 			continue;
+		fc = fa->cls[f->cls];
 		memset(next, 0, w * sizeof(uint64_t));
 		for (k = 0; k < w; k++) {
 			uint64_t m = d[k] & s->bcls[k];
