@@ -1743,7 +1743,7 @@ static int cmp_u64(const void *a, const void *b)
 void ck_set_prepare(struct ck_set *set, struct ck_rule *r)
 {
 	const struct rx_lits *l = &r->lits;
-	uint64_t *pm;
+	uint64_t *pm, total = 0;
 	uint32_t i, j, k, n = 0;
 
 	r->pairs = NULL;
@@ -1764,6 +1764,8 @@ void ck_set_prepare(struct ck_set *set, struct ck_rule *r)
 					     (unsigned char)x->s[j]) << 32 | x->mult;
 	}
 	qsort(pm, n, sizeof(*pm), cmp_u64);
+	for (i = 0; i < n; i++)
+		total += (uint32_t)pm[i];
 	for (i = 0; i < n; i = j) {
 		uint16_t pr = pm[i] >> 32;
 		uint64_t mult = 0;
@@ -1772,6 +1774,12 @@ void ck_set_prepare(struct ck_set *set, struct ck_rule *r)
 			mult += (uint32_t)pm[j];
 		if (mult > UINT16_MAX)
 			mult = UINT16_MAX;
+		if (total < UINT16_MAX) {
+			/* no count can get near the limit: no clamping */
+			for (k = set->post_start[pr]; k < set->post_start[pr + 1]; k++)
+				set->count[set->post[k]] += mult;
+			continue;
+		}
 		for (k = set->post_start[pr]; k < set->post_start[pr + 1]; k++) {
 			uint32_t c = set->count[set->post[k]] + mult;
 
