@@ -997,7 +997,7 @@ static bool any_match(struct ck_search *s, const struct ck_format *cf,
 		      const struct ck_rule *r)
 {
 	const struct rx_nfa *fa = &cf->nfa, *ra = &r->nfa;
-	uint64_t d[BITS_MAX_STATES / 64], next[BITS_MAX_STATES / 64];
+	uint64_t next[BITS_MAX_STATES / 64];
 	uint32_t w = s->bw, i, j, k;
 	size_t size = (size_t)fa->n * w;
 
@@ -1016,27 +1016,20 @@ static bool any_match(struct ck_search *s, const struct ck_format *cf,
 	while (s->qhead < s->qtail) {
 		uint32_t fs = s->queue[s->qhead++];
 		const struct rx_state *f = &fa->st[fs];
-		const uint64_t *fc;
-		uint64_t *todo = s->btodo + (size_t)fs * w, done = 0, more = 0;
+		const uint64_t *fc = f->op == RX_CLS ? fa->cls[f->cls] : NULL;
+		uint64_t *todo = s->btodo + (size_t)fs * w;
+		bool more = false;
 
 		for (k = 0; k < w; k++) {
-			d[k] = todo[k];
+			uint64_t d = todo[k], m;
+
 			todo[k] = 0;
 			/* the rule's tail; or both at their match state */
-			done |= d[k] & s->btail[k];
-			if (f->op == RX_MATCH)
-				done |= d[k] & s->bmatch[k];
-		}
-		if (done)
-			return true;
-		if (f->op != RX_CLS)
-			continue;
-		fc = fa->cls[f->cls];
-		memset(next, 0, w * sizeof(uint64_t));
-		for (k = 0; k < w; k++) {
-			uint64_t m = d[k] & s->bcls[k];
-
-			for (; m; m &= m - 1) {
+			if ((d & s->btail[k]) || (f->op == RX_MATCH && (d & s->bmatch[k])))
+				return true;
+			if (!fc)
+				continue;
+			for (m = d & s->bcls[k]; m; m &= m - 1) {
 				uint32_t rs = k * 64 + __builtin_ctzll(m);
 				const uint64_t *rc = ra->cls[ra->st[rs].cls];
 				const uint64_t *cl = s->bclos + (size_t)ra->st[rs].out * w;
@@ -1046,9 +1039,10 @@ static bool any_match(struct ck_search *s, const struct ck_format *cf,
 				if (!((fc[0] & rc[0] & ~(1ULL << '\n')) | (fc[1] & rc[1]) |
 				      (fc[2] & rc[2]) | (fc[3] & rc[3])))
 					continue;
+				/* the first one sets next[], no clearing */
 				for (j = 0; j < w; j++)
-					next[j] |= cl[j];
-				more = 1;
+					next[j] = more ? next[j] | cl[j] : cl[j];
+				more = true;
 			}
 		}
 		if (!more)
