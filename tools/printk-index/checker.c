@@ -428,29 +428,39 @@ static void literal_flags(struct ck_format *cf)
 	cf->nlseq = n;
 	/* distinct pairs of bytes that can be adjacent literal output */
 	{
-		uint64_t *seen = xcalloc(1024, sizeof(*seen));
+		/* all zero between calls (one thread, as dp_buf): clearing
+		 * the words set is much cheaper than 8 KiB per format */
+		static uint64_t seen[1024];
 
 		cf->pairs = xmalloc((n ? n : 1) * sizeof(*cf->pairs));
+		cf->after_pos = xmalloc((n ? n : 1) * sizeof(*cf->after_pos));
 		for (i = 0; i < n; i++) {
 			uint16_t pr;
 
 			if (cf->lflags[i] & FB_CONV_BEFORE)
-				cf->after_conv++;
+				cf->after_pos[cf->after_conv++] = i;
+			if (cf->lflags[i] & FB_CONV_AFTER)
+				cls_set(cf->before_conv, cf->lseq[i]);
 			if (!i || !(cf->lflags[i] & FB_CONTIG))
 				continue;
 			pr = cf->lseq[i - 1] << 8 | cf->lseq[i];
+			/* ck_bound_starts() needs every such pair in bigram;
+			 * ck_format_init() sets them all already, but say so */
+			set_bigram(cf, cf->lseq[i - 1], cf->lseq[i]);
 			if (seen[pr >> 6] >> (pr & 63) & 1)
 				continue;
 			seen[pr >> 6] |= 1ULL << (pr & 63);
 			cf->pairs[cf->npairs++] = pr;
 		}
-		free(seen);
+		for (i = 0; i < cf->npairs; i++)
+			seen[cf->pairs[i] >> 6] = 0;
 	}
 }
 
 void ck_format_free(struct ck_format *cf)
 {
 	free(cf->pairs);
+	free(cf->after_pos);
 	free(cf->lflags);
 	free(cf->lseq);
 	rx_nfa_free(&cf->nfa);
@@ -591,9 +601,21 @@ struct tok_memo {
 	bool match;
 };
 
+/* One conversion alone as a format, for tok_prints_match(): its automaton
+ * does not depend on the rule, so it is built once per search. */
+struct tok_format {
+	struct tok_memo key;
+	struct fmt_tok tok;
+	struct fmt f;
+	struct ck_format cf;
+	bool ready;
+};
+
 struct ck_search {
 	struct tok_memo memo[64];
 	uint32_t nmemo;
+	struct tok_format *tokfmt;
+	uint32_t ntokfmt;
 	/* the pair being searched */
 	const struct rx_nfa *fa, *ra;
 	const uint32_t *frest, *rrest;
@@ -609,6 +631,17 @@ struct ck_search {
 	uint32_t *queue;
 	size_t qhead, qtail, qcap;
 	uint64_t word[4];
+	/* any_match(): the rule it is prepared for (serial, 0: none) */
+	uint64_t bits_rule;
+	bool bits_ok;		/* that rule can take the bitset search */
+	uint32_t bw;		/* words per set of rule states */
+	uint64_t *bclos;	/* per rule state: its split closure, bw words */
+	uint64_t *bcls;		/* states taking a byte at all (RX_CLS) */
+	uint64_t *bmatch;	/* RX_MATCH states */
+	uint64_t *btail;	/* a search rule's tail and fin */
+	/* per format state: rule states reached, and not yet expanded */
+	uint64_t *breach, *btodo;
+	size_t bcap;
 };
 
 /* Product states explored per pair before giving up (reported, never a
@@ -631,12 +664,23 @@ struct ck_search *ck_search_new(void)
 
 void ck_search_free(struct ck_search *s)
 {
+	uint32_t i;
+
 	if (!s)
 		return;
+	for (i = 0; i < s->ntokfmt; i++)
+		ck_format_free(&s->tokfmt[i].cf);
+	free(s->tokfmt);
 	free(s->node);
 	free(s->tab);
 	free(s->tabgen);
 	free(s->queue);
+	free(s->bclos);
+	free(s->bcls);
+	free(s->bmatch);
+	free(s->btail);
+	free(s->breach);
+	free(s->btodo);
 	free(s);
 }
 
@@ -866,6 +910,149 @@ static void witness_of(struct ck_search *s, const struct rx_nfa *fa,
 	sbuf_free(&rev);
 }
 
+/*
+ * "Is there any match" for a rule without assertions is reachability in
+ * the product, and without assertions the context never matters (it only
+ * tells the start from later bytes): so instead of (format state, rule
+ * state, context) nodes in a hash table, keep per format state the set of
+ * rule states reached, as bits, and push only the newly reached ones
+ * along each edge. Every (format state, rule state) pair is expanded once,
+ * with a few word operations, so no step budget is needed (at most
+ * RX_MAX_STATES x BITS_MAX_STATES expansions): where the product search
+ * would have given up as undecided (never on the sample), this decides.
+ * Rules with more than BITS_MAX_STATES states or with assertions keep the
+ * product search.
+ */
+#define BITS_MAX_STATES 512
+
+static bool bits_prepare(struct ck_search *s, const struct ck_rule *r)
+{
+	const struct rx_nfa *ra = &r->nfa;
+	uint32_t i, j, w;
+
+	if (s->bits_rule == r->serial)
+		return s->bits_ok;
+	s->bits_rule = r->serial;
+	s->bits_ok = false;
+	if (ra->n > BITS_MAX_STATES)
+		return false;
+	for (i = 0; i < ra->n; i++)
+		if (ra->st[i].op == RX_ASSERT)
+			return false;
+	s->bits_ok = true;
+	w = s->bw = (ra->n + 63) / 64;
+	free(s->bclos);
+	free(s->bcls);
+	free(s->bmatch);
+	free(s->btail);
+	s->bclos = xcalloc((size_t)ra->n * w, sizeof(uint64_t));
+	s->bcls = xcalloc(w, sizeof(uint64_t));
+	s->bmatch = xcalloc(w, sizeof(uint64_t));
+	s->btail = xcalloc(w, sizeof(uint64_t));
+	for (i = 0; i < ra->n; i++) {
+		const struct rx_state *st = &ra->st[i];
+
+		for (j = r->clos_start[i]; j < r->clos_start[i + 1]; j++)
+			s->bclos[i * w + r->clos[j] / 64] |= 1ULL << (r->clos[j] % 64);
+		if (st->op == RX_MATCH)
+			s->bmatch[i / 64] |= 1ULL << (i % 64);
+		if (st->op != RX_CLS)
+			continue;
+		s->bcls[i / 64] |= 1ULL << (i % 64);
+	}
+	/* a search rule that got to its tail has matched, whatever the rest
+	 * of the format prints (expand()) */
+	if (ra->has_tail) {
+		s->btail[ra->tail / 64] |= 1ULL << (ra->tail % 64);
+		s->btail[ra->fin / 64] |= 1ULL << (ra->fin % 64);
+	}
+	return true;
+}
+
+/* Add rule states set[] to format state fs; queue fs unless it is. */
+static void bits_add(struct ck_search *s, uint32_t fs, const uint64_t *set)
+{
+	uint64_t *reach = s->breach + (size_t)fs * s->bw, *todo = s->btodo + (size_t)fs * s->bw;
+	uint64_t add, queued = 0, any = 0;
+	uint32_t k;
+
+	for (k = 0; k < s->bw; k++) {
+		add = set[k] & ~reach[k];
+		queued |= todo[k];
+		any |= add;
+		reach[k] |= add;
+		todo[k] |= add;
+	}
+	if (!any || queued)
+		return;
+	if (s->qtail == s->qcap) {
+		s->qcap = s->qcap ? s->qcap * 2 : 1024;
+		s->queue = xrealloc(s->queue, s->qcap * sizeof(*s->queue));
+	}
+	s->queue[s->qtail++] = fs;
+}
+
+/* The SM_ANY answer of run_product(), for a rule bits_prepare() took. */
+static bool any_match(struct ck_search *s, const struct ck_format *cf,
+		      const struct ck_rule *r)
+{
+	const struct rx_nfa *fa = &cf->nfa, *ra = &r->nfa;
+	uint64_t next[BITS_MAX_STATES / 64];
+	uint32_t w = s->bw, i, j, k;
+	size_t size = (size_t)fa->n * w;
+
+	if (s->bcap < size) {
+		s->bcap = size;
+		free(s->breach);
+		free(s->btodo);
+		s->breach = xmalloc(size * sizeof(uint64_t));
+		s->btodo = xmalloc(size * sizeof(uint64_t));
+	}
+	memset(s->breach, 0, size * sizeof(uint64_t));
+	memset(s->btodo, 0, size * sizeof(uint64_t));
+	s->qhead = s->qtail = 0;
+	for (i = cf->clos_start[fa->start]; i < cf->clos_start[fa->start + 1]; i++)
+		bits_add(s, cf->clos[i], s->bclos + (size_t)ra->start * w);
+	while (s->qhead < s->qtail) {
+		uint32_t fs = s->queue[s->qhead++];
+		const struct rx_state *f = &fa->st[fs];
+		const uint64_t *fc = f->op == RX_CLS ? fa->cls[f->cls] : NULL;
+		uint64_t *todo = s->btodo + (size_t)fs * w;
+		bool more = false;
+
+		for (k = 0; k < w; k++) {
+			uint64_t d = todo[k], m;
+
+			todo[k] = 0;
+			/* the rule's tail; or both at their match state */
+			if ((d & s->btail[k]) || (f->op == RX_MATCH && (d & s->bmatch[k])))
+				return true;
+			if (!fc)
+				continue;
+			for (m = d & s->bcls[k]; m; m &= m - 1) {
+				uint32_t rs = k * 64 + __builtin_ctzll(m);
+				const uint64_t *rc = ra->cls[ra->st[rs].cls];
+				const uint64_t *cl = s->bclos + (size_t)ra->st[rs].out * w;
+
+				/* never a newline: the message ends before it,
+				 * as in edge_set() */
+				if (!((fc[0] & rc[0] & ~(1ULL << '\n')) | (fc[1] & rc[1]) |
+				      (fc[2] & rc[2]) | (fc[3] & rc[3])))
+					continue;
+				/* the first one sets next[], no clearing */
+				for (j = 0; j < w; j++)
+					next[j] = more ? next[j] | cl[j] : cl[j];
+				more = true;
+			}
+		}
+		if (!more)
+			continue;
+		for (i = cf->clos_start[f->out]; i < cf->clos_start[f->out + 1]; i++)
+			bits_add(s, cf->clos[i], next);
+	}
+	return false;
+}
+
 static void run_product(struct ck_search *s, const struct ck_format *cf,
 			const struct ck_rule *r, enum search_mode mode,
 			struct ck_result *res, struct sbuf *witness)
@@ -875,6 +1062,14 @@ static void run_product(struct ck_search *s, const struct ck_format *cf,
 	size_t steps = 0;
 
 	ck_stat_products++;
+	if (mode == SM_ANY && !witness && bits_prepare(s, r)) {
+		ck_stat_bits++;
+		memset(res, 0, sizeof(*res));
+		res->product = true;
+		/* no W: a strong match was ruled out before SM_ANY runs */
+		res->v = any_match(s, cf, r) ? CK_WEAK : CK_NONE;
+		return;
+	}
 	s->gen++;
 	if (!s->gen) {
 		memset(s->tabgen, 0, (s->tabmask + 1) * sizeof(*s->tabgen));
@@ -918,7 +1113,7 @@ static void run_product(struct ck_search *s, const struct ck_format *cf,
 		witness_of(s, fa, ra, acc, witness);
 }
 
-uint64_t ck_stat_products, ck_stat_nodes;
+uint64_t ck_stat_products, ck_stat_nodes, ck_stat_bits;
 
 void ck_product(struct ck_search *s, const struct ck_rule *r, struct ck_format *cf,
 		struct ck_result *res, struct sbuf *witness)
@@ -977,6 +1172,8 @@ int ck_rule_init(struct ck_rule *r, const char *pat, size_t len, enum rx_mode mo
 			st += lf->mult == RX_INF ? RX_INF : lf->mult;
 		}
 		r->starts = st >= RX_INF ? RX_INF : (uint32_t)st;
+		for (j = 0; j < r->lits.nleaf; j++)
+			cls_set(r->leafbytes, r->lits.leaf[j].c);
 	}
 	if (r->lits.seq_ok) {
 		uint32_t j;
@@ -985,6 +1182,12 @@ int ck_rule_init(struct ck_rule *r, const char *pat, size_t len, enum rx_mode mo
 			r->seqmask[r->lits.seq[j]] |= 1ULL << j;
 			if (r->lits.seq[j] >= 'a' && r->lits.seq[j] <= 'z')
 				r->seqmask[r->lits.seq[j] - 32] |= 1ULL << j;
+			if (r->lits.seqcont[j]) {
+				r->seqcont |= 1ULL << j;
+				r->seqhash[j] = bigram_bit(r->lits.seq[j - 1], r->lits.seq[j]);
+			} else {
+				r->runstart |= 1ULL << j;
+			}
 		}
 	}
 	split_closure(&r->nfa, &r->clos_start, &r->clos);
@@ -1078,46 +1281,53 @@ static bool factor_pieces(const struct ck_format *cf, const struct rx_factor *x)
 {
 	const struct fmt *f = cf->f;
 	const char *text = x->ci ? cf->lit_lower : cf->lit_exact;
-	bool cur[257], nxt[257];
-	uint32_t i, j, k, p, n = x->len, off = 0;
+	/* sets of prefix lengths < n <= 256, as bits: only the few lengths
+	 * in them are visited */
+	uint64_t cur[4] = { 0 }, nxt[4];
+	uint32_t i, j, k, p, w, n = x->len, off = 0;
 
 	if (n > 256 || !n)
 		return true;
-	memset(cur, 0, sizeof(cur));
 	for (k = 0; k < f->ntok; k++) {
 		const struct fmt_tok *t = &f->tok[k];
 
-		cur[0] = true;		/* x may start in this token */
+		cur[0] |= 1;		/* x may start in this token */
 		memset(nxt, 0, sizeof(nxt));
-		for (i = 0; i < n; i++) {
-			if (!cur[i])
-				continue;
-			if (t->kind == TK_LIT) {
-				const char *s = text + off;
-				uint32_t len = t->lit_len;
+		for (w = 0; w < 4; w++) {
+			uint64_t m;
 
-				/* x[i..] continues at s[0], or (i == 0) starts
-				 * at any s[p] */
-				for (p = 0; p < (i ? 1 : len); p++) {
-					for (j = 0; p + j < len && i + j < n &&
-						    s[p + j] == x->s[i + j]; j++)
-						;
+			for (m = cur[w]; m; m &= m - 1) {
+				i = w * 64 + __builtin_ctzll(m);
+				if (t->kind == TK_LIT) {
+					const char *s = text + off, *q;
+					uint32_t len = t->lit_len;
+
+					/* x[i..] continues at s[0], or (i == 0)
+					 * starts at any s[p] with its first byte */
+					for (p = 0; p < (i ? 1 : len); p = q - s + 1) {
+						q = i ? s : memchr(s + p, x->s[0], len - p);
+						if (!q)
+							break;
+						for (j = 0; q - s + j < len && i + j < n &&
+							    q[j] == x->s[i + j]; j++)
+							;
+						if (i + j == n)
+							return true;
+						if (q - s + j == len)
+							nxt[(i + j) / 64] |= 1ULL << ((i + j) % 64);
+					}
+					continue;
+				}
+				/* bytes before x starts can fill the minimum */
+				if (!i || !t->min)
+					nxt[i / 64] |= 1ULL << (i % 64);
+				for (j = 1; i + j <= n && j <= t->max &&
+					    byte_in(t->cls, x->s[i + j - 1], x->ci); j++) {
 					if (i + j == n)
 						return true;
-					if (p + j == len)
-						nxt[i + j] = true;
+					if (!i || j >= t->min)
+						nxt[(i + j) / 64] |= 1ULL << ((i + j) % 64);
 				}
-				continue;
-			}
-			/* bytes before x starts can fill the minimum */
-			if (!i || !t->min)
-				nxt[i] = true;
-			for (j = 1; i + j <= n && j <= t->max &&
-				    byte_in(t->cls, x->s[i + j - 1], x->ci); j++) {
-				if (i + j == n)
-					return true;
-				if (!i || j >= t->min)
-					nxt[i + j] = true;
 			}
 		}
 		if (t->kind == TK_LIT)
@@ -1228,6 +1438,108 @@ static uint32_t w_bound_seq(const struct ck_rule *r, const struct ck_format *cf)
 	return n - __builtin_popcountll(v & full);
 }
 
+/* c (lower case) or its upper case in the class */
+static bool byte_either(const uint64_t cls[4], unsigned char c)
+{
+	return cls_has(cls, c) || (c >= 'a' && c <= 'z' && cls_has(cls, c - 32));
+}
+
+/*
+ * The longest chunk of w_bound_chunks() that starts at rule literal j and
+ * format literal byte p: equal bytes, adjacent on both sides (seqcont,
+ * FB_CONTIG); it may end at the end of the rule's run, where the format's
+ * next byte in the same token must fit what the rule has after it, or at
+ * a format byte right before a conversion. 0 if it cannot end anywhere.
+ */
+static uint32_t chunk_at(const struct ck_rule *r, const struct ck_format *cf,
+			 uint32_t j, uint32_t p)
+{
+	const struct rx_lits *l = &r->lits;
+	uint32_t i, best = 0;
+
+	for (i = 0;; i++) {
+		uint32_t q = p + i;
+		bool run_end = j + i + 1 >= l->nseq || !l->seqcont[j + i + 1];
+
+		if (run_end ? q + 1 >= cf->nlseq || !(cf->lflags[q + 1] & FB_INTOK) ||
+			      byte_either(l->seqnext[j + i], cf->lseq[q + 1]) :
+			      (cf->lflags[q] & FB_CONV_AFTER) != 0)
+			best = i + 1;
+		if (run_end || q + 1 >= cf->nlseq || !(cf->lflags[q + 1] & FB_CONTIG) ||
+		    l->seq[j + i + 1] != cf->lseq[q + 1])
+			return best;
+	}
+}
+
+/*
+ * A cheap bound on w_bound_chunks() below (UINT32_MAX: none). That DP
+ * aligns the rule's literals with the format's in chunks (chunk_at()). A
+ * chunk starts at a rule literal that begins a run (!seqcont), where a
+ * format byte before it in the same token must fit what the rule has
+ * before it; or else at a format literal right after a conversion
+ * (FB_CONV_BEFORE). The chunks of one alignment increase on both sides,
+ * so no two start at the same rule literal or at the same format literal.
+ * Hence the DP, and W, is at most the sum of the longest chunk from each
+ * rule run start and from each format literal after a conversion (there
+ * at a rule literal inside a run; one that begins a run counts above).
+ *
+ * Finding the chunks from rule run starts means scanning the format's
+ * literal bytes; without exact, a run start counts instead as far as the
+ * format has the run's byte pairs (bigram, a superset of the adjacent
+ * ones), to a byte that may end a chunk: the run's end, or a byte the
+ * format has before a conversion. That is no less than any chunk there,
+ * and cheaper.
+ *
+ * It prunes what counting shared pairs does not: " queue f" is in both
+ * "output queue full" and "%s: Unexpected TXQ (%d) queue failure", but
+ * starts and ends at neither kind of place.
+ */
+uint32_t ck_bound_starts(const struct ck_rule *r, const struct ck_format *cf, bool exact)
+{
+	const struct rx_lits *l = &r->lits;
+	uint32_t i, j, k, p, c, best, sum = 0, J = l->nseq;
+	uint64_t m;
+
+	if (!l->seq_ok)
+		return UINT32_MAX;
+	for (m = r->runstart; m; m &= m - 1) {
+		j = __builtin_ctzll(m);
+		if (!cls_has(cf->litset, l->seq[j]))
+			continue;
+		best = 0;
+		for (p = 0; exact && p < cf->nlseq; p++) {
+			if (cf->lseq[p] != l->seq[j] ||
+			    ((cf->lflags[p] & FB_INTOK) &&
+			     !byte_either(l->seqprev[j], cf->lseq[p - 1])))
+				continue;
+			c = chunk_at(r, cf, j, p);
+			if (c > best)
+				best = c;
+		}
+		for (i = j; !exact; i++) {
+			bool run_end = i + 1 >= J || !l->seqcont[i + 1];
+
+			if (run_end || cls_has(cf->before_conv, l->seq[i]))
+				best = i - j + 1;
+			if (run_end ||
+			    !(cf->bigram[r->seqhash[i + 1] >> 6] >> (r->seqhash[i + 1] & 63) & 1))
+				break;
+		}
+		sum += best;
+	}
+	for (k = 0; k < cf->after_conv; k++) {
+		p = cf->after_pos[k];
+		best = 0;
+		for (m = r->seqmask[cf->lseq[p]] & r->seqcont; m; m &= m - 1) {
+			c = chunk_at(r, cf, __builtin_ctzll(m), p);
+			if (c > best)
+				best = c;
+		}
+		sum += best;
+	}
+	return sum;
+}
+
 /*
  * The tightest bound, by dynamic programming over (rule literal j, format
  * literal byte p) aligned: along a path, aligned pairs increase in both;
@@ -1239,11 +1551,6 @@ static uint32_t w_bound_seq(const struct ck_rule *r, const struct ck_format *cf)
  */
 uint64_t ck_stat_dp;
 
-/* c (lower case) or its upper case in the class */
-static bool byte_either(const uint64_t cls[4], unsigned char c)
-{
-	return cls_has(cls, c) || (c >= 'a' && c <= 'z' && cls_has(cls, c - 32));
-}
 
 /* Rows of w_bound_chunks(), kept across calls (one thread). */
 static uint32_t *dp_buf;
@@ -1420,28 +1727,60 @@ void ck_set_free(struct ck_set *set)
  * another (r->starts of them) or right after a conversion (after_conv).
  * So W <= pairs shared + r->starts + cf->after_conv.
  */
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
 void ck_set_prepare(struct ck_set *set, struct ck_rule *r)
 {
 	const struct rx_lits *l = &r->lits;
-	uint32_t i, j, k;
+	uint64_t *pm, total = 0;
+	uint32_t i, j, k, n = 0;
 
 	r->pairs = NULL;
 	if (r->starts == RX_INF)
 		return;
 	memset(set->count, 0, set->n * sizeof(*set->count));
+	/* the rule's pairs (pair << 32 | times), sorted: a pair that occurs
+	 * more than once ("e " in most rules) walks its formats only once */
+	for (i = 0; i < l->nrun; i++)
+		n += l->run[i].len - 1;
+	pm = xmalloc((n ? n : 1) * sizeof(*pm));
+	n = 0;
 	for (i = 0; i < l->nrun; i++) {
 		const struct rx_run *x = &l->run[i];
 
-		for (j = 1; j < x->len; j++) {
-			uint16_t pr = (unsigned char)x->s[j - 1] << 8 | (unsigned char)x->s[j];
+		for (j = 1; j < x->len; j++)
+			pm[n++] = (uint64_t)((unsigned char)x->s[j - 1] << 8 |
+					     (unsigned char)x->s[j]) << 32 | x->mult;
+	}
+	qsort(pm, n, sizeof(*pm), cmp_u64);
+	for (i = 0; i < n; i++)
+		total += (uint32_t)pm[i];
+	for (i = 0; i < n; i = j) {
+		uint16_t pr = pm[i] >> 32;
+		uint64_t mult = 0;
 
-			for (k = set->post_start[pr]; k < set->post_start[pr + 1]; k++) {
-				uint32_t c = set->count[set->post[k]] + x->mult;
+		for (j = i; j < n && pm[j] >> 32 == pr; j++)
+			mult += (uint32_t)pm[j];
+		if (mult > UINT16_MAX)
+			mult = UINT16_MAX;
+		if (total < UINT16_MAX) {
+			/* no count can get near the limit: no clamping */
+			for (k = set->post_start[pr]; k < set->post_start[pr + 1]; k++)
+				set->count[set->post[k]] += mult;
+			continue;
+		}
+		for (k = set->post_start[pr]; k < set->post_start[pr + 1]; k++) {
+			uint32_t c = set->count[set->post[k]] + mult;
 
-				set->count[set->post[k]] = c < UINT16_MAX ? c : UINT16_MAX;
-			}
+			set->count[set->post[k]] = c < UINT16_MAX ? c : UINT16_MAX;
 		}
 	}
+	free(pm);
 	r->pairs = set->count;
 }
 
@@ -1454,18 +1793,16 @@ void ck_set_prepare(struct ck_set *set, struct ck_rule *r)
 static uint64_t pair_bound(const struct ck_rule *r, const struct ck_format *cf)
 {
 	uint64_t n = r->pairs[cf->id];
-	uint64_t rule_bytes[4] = { 0 };
 	uint32_t i;
 
 	for (i = 0; i < r->lits.nleaf; i++) {
 		const struct rx_leaf *l = &r->lits.leaf[i];
 
-		cls_set(rule_bytes, l->c);
 		if (!l->has_prev && cls_has(cf->litset, l->c))
 			n += l->mult;
 	}
-	for (i = 0; i < cf->nlseq; i++)
-		if ((cf->lflags[i] & FB_CONV_BEFORE) && cls_has(rule_bytes, cf->lseq[i]))
+	for (i = 0; i < cf->after_conv; i++)
+		if (cls_has(r->leafbytes, cf->lseq[cf->after_pos[i]]))
 			n++;
 	return n;
 }
@@ -1481,10 +1818,37 @@ static bool tok_same(const struct tok_memo *m, const struct fmt_tok *t)
  * it: if some output of the conversion alone contains one, every format
  * with that conversion prints a (weak or better) match.
  */
+#define TOKFMT_MAX 256
+
+static struct tok_format *tok_format(struct ck_search *s, const struct fmt_tok *t)
+{
+	struct tok_format *e;
+	uint32_t i;
+
+	for (i = 0; i < s->ntokfmt; i++)
+		if (tok_same(&s->tokfmt[i].key, t))
+			return &s->tokfmt[i];
+	if (s->ntokfmt == TOKFMT_MAX)
+		return NULL;
+	if (!s->tokfmt)		/* fixed: the entries point into themselves */
+		s->tokfmt = xcalloc(TOKFMT_MAX, sizeof(*s->tokfmt));
+	e = &s->tokfmt[s->ntokfmt++];
+	e->key = (struct tok_memo){ .kind = t->kind, .left = !!(t->flags & F_LEFT),
+				    .width = t->width, .prec = t->prec, .ere = t->ere };
+	e->tok = *t;
+	memset(&e->f, 0, sizeof(e->f));
+	e->f.tok = &e->tok;
+	e->f.ntok = 1;
+	ck_format_init(&e->cf, &e->f);
+	e->ready = format_ready(&e->cf);
+	return e;
+}
+
 static bool tok_prints_match(struct ck_search *s, const struct ck_rule *r,
 			     const struct fmt_tok *t)
 {
 	struct tok_memo *m;
+	struct tok_format *e;
 	struct ck_format cf;
 	struct ck_result res;
 	struct fmt f;
@@ -1496,14 +1860,20 @@ static bool tok_prints_match(struct ck_search *s, const struct ck_rule *r,
 			return s->memo[i].match;
 	if (s->nmemo && s->memo[0].rule != r->serial)
 		s->nmemo = 0;		/* a new rule */
-	memset(&f, 0, sizeof(f));
-	f.tok = &one;
-	f.ntok = 1;
-	ck_format_init(&cf, &f);
 	memset(&res, 0, sizeof(res));
-	if (format_ready(&cf))
-		run_product(s, &cf, r, SM_ANY, &res, NULL);
-	ck_format_free(&cf);
+	e = tok_format(s, t);
+	if (e) {
+		if (e->ready)
+			run_product(s, &e->cf, r, SM_ANY, &res, NULL);
+	} else {
+		memset(&f, 0, sizeof(f));
+		f.tok = &one;
+		f.ntok = 1;
+		ck_format_init(&cf, &f);
+		if (format_ready(&cf))
+			run_product(s, &cf, r, SM_ANY, &res, NULL);
+		ck_format_free(&cf);
+	}
 	if (s->nmemo == ARRAY_SIZE(s->memo))
 		return res.v != CK_NONE && !res.budget;
 	m = &s->memo[s->nmemo++];
@@ -1527,9 +1897,12 @@ void ck_check(struct ck_search *s, const struct ck_rule *r, struct ck_format *cf
 	/* cheapest first */
 	strong_possible = r->K != RX_INF &&
 			  (!r->pairs || pair_bound(r, cf) >= r->K) &&
+			  ck_bound_starts(r, cf, false) >= r->K &&
 			  w_bound_seq(r, cf) >= r->K &&
 			  w_bound(r, cf) >= r->K &&
-			  (r->lits.seq_ok ? w_bound_chunks(r, cf, r->K) : w_bound_lcs(r, cf)) >= r->K;
+			  ck_bound_starts(r, cf, true) >= r->K &&
+			  (r->lits.seq_ok ? w_bound_chunks(r, cf, r->K) :
+					    w_bound_lcs(r, cf)) >= r->K;
 	if (strong_possible) {
 		if (!format_ready(cf)) {
 			res->budget = true;	/* too large to decide */

@@ -52,6 +52,10 @@ struct ck_rule {
 	const uint16_t *pairs;	/* ck_set_prepare(): per format, how many of
 				 * the rule's adjacent literal pairs it has */
 	uint64_t seqmask[256];	/* bit j: lits.seq[j] is the byte */
+	uint64_t seqcont;	/* bit j: lits.seqcont[j] */
+	uint64_t runstart;	/* bit j: lits.seq[j] starts a run */
+	uint16_t seqhash[64];	/* seqcont[j]: the pair's bit in ck_format.bigram */
+	uint64_t leafbytes[4];	/* bytes of the literal leaves */
 };
 
 /* Parse and compile; -1 with err on unsupported syntax or size. */
@@ -85,6 +89,9 @@ struct ck_format {
 					 * its splits lead to (CSR) */
 	uint32_t id;		/* index in its ck_set */
 	uint32_t after_conv;	/* literal tokens right after a conversion */
+	uint32_t *after_pos;	/* their first bytes' indexes in lseq */
+	uint64_t before_conv[4];	/* lseq bytes right before a conversion
+					 * that prints something (FB_CONV_AFTER) */
 	uint16_t *pairs;	/* distinct adjacent literal byte pairs */
 	uint32_t npairs;
 };
@@ -144,12 +151,17 @@ void ck_check(struct ck_search *s, const struct ck_rule *r, struct ck_format *cf
 void ck_check_set(struct ck_search *s, const struct ck_rule *r, struct ck_set *set,
 		  uint32_t i, struct ck_result *res, struct sbuf *witness);
 
-/* statistics: products run, product states visited */
-extern uint64_t ck_stat_products, ck_stat_nodes, ck_stat_dp;
+/* statistics: products run, product states visited (not counting the
+ * products run as bitset reachability, ck_stat_bits of them) */
+extern uint64_t ck_stat_products, ck_stat_nodes, ck_stat_dp, ck_stat_bits;
 
 /* The product alone, no prefilter (tests). */
 void ck_product(struct ck_search *s, const struct ck_rule *r, struct ck_format *cf,
 		struct ck_result *res, struct sbuf *witness);
+
+/* The chunk-start bound on W that runs before the alignment DP, cheap or
+ * exact (UINT32_MAX when the rule has no literal sequence); for the tests. */
+uint32_t ck_bound_starts(const struct ck_rule *r, const struct ck_format *cf, bool exact);
 
 /* Regex (rx.h syntax) of what vsprintf prints for one conversion token;
  * exported for the tests that compare it with fmt_tok_accepts(). */

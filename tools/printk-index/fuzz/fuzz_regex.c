@@ -5,8 +5,9 @@
  * rejected pattern says where ("offset N: ..."), an accepted one compiles
  * or is reported too large; against the format the prefilters, alone and
  * through a one-format ck_set (the command's path), give the product's
- * verdict, and a match's witness is printed by the format (the match
- * model accepts it whole).
+ * verdict, the chunk-start bounds are at least the product's W, and a
+ * match's witness is printed by the format (the match model accepts it
+ * whole).
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -54,6 +55,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (!a.budget && !c.budget && a.v != c.v)
 		__builtin_trap();
 	ck_set_free(&set);
+	/* the chunk-start bounds: cheap >= exact >= the best W */
+	if (a.v != CK_NONE && !a.budget && ck_bound_starts(&r, &cf, true) < a.w)
+		__builtin_trap();
+	if (ck_bound_starts(&r, &cf, false) < ck_bound_starts(&r, &cf, true))
+		__builtin_trap();
 	if (a.v != CK_NONE && !a.budget &&
 	    fmt_match(&f, w.p ? w.p : "", w.len) != FMT_FULL)
 		__builtin_trap();

@@ -443,6 +443,17 @@ static const struct pair pairs[] = {
 	{ "x", "%s\n", 'w', 'W' },
 	{ "x", "%c\n", 'w', 'W' },
 	{ "xy", "%c\n", 'w', 'N' },
+	/* weak or none only: decided by the bitset reachability search */
+	{ "x.*", "%s\n", 'w', 'W' },
+	{ "x.*", "y%s\n", 'w', 'N' },
+	{ "x\\d", "%s%d\n", 'w', 'W' },
+	{ "x\\d", "%s%d.\n", 'w', 'N' },
+	{ "x.\\d", "%s%c%d\n", 's', 'W' },
+	{ "x.\\d", "%s%c\n", 's', 'W' },	/* %s prints all of it */
+	{ "xa\\d", "%.1s%c%d\n", 's', 'W' },
+	{ "xa\\d", "%.1s%c%d%.1s\n", 's', 'W' },
+	{ "xa\\dy", "%.1s%c%d%.1s\n", 's', 'W' },
+	{ "xa\\dyz", "%.1s%c%d%.1s\n", 's', 'N' },
 	/* node-problem-detector: up to the end of the message */
 	{ "bar", "foo bar\n", 'e', 'S' },
 	{ "foo", "foo bar\n", 'e', 'N' },
@@ -574,6 +585,14 @@ static void one_pair(struct ck_search *s, const struct pair *p, size_t *nwit)
 	else
 		T_FAIL("/%s/ (%c) vs \"%s\": %s (W=%u, R=%u), expected %c", p->rule, p->mode,
 		       p->format, verdict_name(res.v), res.w, r.R, p->want);
+	/* the chunk-start bounds are at least the best W */
+	if (res.v != CK_NONE && !res.budget && ck_bound_starts(&r, &cf, true) < res.w)
+		T_FAIL("/%s/ vs \"%s\": chunk-start bound %u below W = %u", p->rule,
+		       p->format, ck_bound_starts(&r, &cf, true), res.w);
+	if (ck_bound_starts(&r, &cf, false) < ck_bound_starts(&r, &cf, true))
+		T_FAIL("/%s/ vs \"%s\": cheap chunk-start bound %u below the exact %u",
+		       p->rule, p->format, ck_bound_starts(&r, &cf, false),
+		       ck_bound_starts(&r, &cf, true));
 	/* the prefilters never change the answer */
 	ck_check(s, &r, &cf, &res2, NULL);
 	if (res2.v == res.v)
@@ -599,10 +618,90 @@ static void test_pairs(void)
 {
 	struct ck_search *s = ck_search_new();
 	size_t i, nwit = 0;
+	uint64_t bits = ck_stat_bits;
 
 	for (i = 0; i < ARRAY_SIZE(pairs); i++)
 		one_pair(s, &pairs[i], &nwit);
 	CHECK(nwit > ARRAY_SIZE(pairs) / 2);
+	/* the cross-check with the product covered the bitset search */
+	CHECK(ck_stat_bits > bits + 20);
+	ck_search_free(s);
+}
+
+/* ------------------------------------------------------------------ */
+/* the chunk-start bound                                                */
+
+static void test_bound_starts(void)
+{
+	static const struct {
+		const char *rule, *format;
+		uint32_t cheap, exact;
+		char want;
+	} cases[] = {
+		/* one chunk from the rule's run start */
+		{ "CPU on fire", "CPU on fire\n", 11, 11, 'S' },
+		/* must not prune: "x=" from the rule's start, " y" only from
+		 * the format's start after %d; W = 4 >= K = 3, and without
+		 * the format's starts the bound would be 2 */
+		{ "x=12 y", "x=%d y\n", 4, 4, 'S' },
+		/* prunes (K = 10) where counting shared pairs does not: " q",
+		 * "qu", "ue"... are all there, but chunks can only be " " and
+		 * ": " from the rule's runs, " " from the format's "%s %s" */
+		{ " .*: output queue full", "%s %s: Unexpected TXQ (%d) queue failure: %d\n",
+		  4, 4, 'W' },
+		/* ": [drm] *ERROR* " starts a run in the rule, so the format's
+		 * start after the first %s adds nothing: 16 < K = 21 */
+		{ ": \\[drm\\] \\*ERROR\\* \\(-?\\d+\\) failed to wait for idle",
+		  " %s: [drm] *ERROR* %s: command descriptions are not sorted\n", 16, 16, 'W' },
+		/* only the exact one prunes (K = 24): ": [drm] *ERROR* Failed to
+		 * allocate " is there, but "w" follows in the rule and "s" in
+		 * the format, and no conversion lets the chunk end there */
+		{ ": \\[drm\\] \\*ERROR\\* Failed to allocate workqueues\\.",
+		  " %s: [drm] *ERROR* Failed to allocate scratch page\n", 35, 0, 'W' },
+		/* must not prune: the chunk ends right before %s */
+		{ ": \\[drm\\] \\*ERROR\\* Failed to allocate workqueues\\.",
+		  " %s: [drm] *ERROR* Failed to allocate %s\n", 35, 35, 'S' },
+		/* no sequence (unbounded repeat of a literal): no bound */
+		{ "(ab)+c", "ab%sc\n", UINT32_MAX, UINT32_MAX, 'S' },
+	};
+	struct ck_search *s = ck_search_new();
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		struct ck_rule r;
+		struct pi_err err;
+		struct fmt f;
+		struct ck_format cf;
+		struct ck_result a, b;
+		uint32_t cheap, exact;
+		uint64_t dp;
+
+		if (ck_rule_init(&r, cases[i].rule, strlen(cases[i].rule), RX_SEARCH, &err)) {
+			T_FAIL("/%s/: %s", cases[i].rule, err.msg);
+			continue;
+		}
+		fmt_compile(&f, cases[i].format, strlen(cases[i].format));
+		ck_format_init(&cf, &f);
+		cheap = ck_bound_starts(&r, &cf, false);
+		exact = ck_bound_starts(&r, &cf, true);
+		if (cheap == cases[i].cheap && exact == cases[i].exact)
+			t_pass++;
+		else
+			T_FAIL("/%s/ vs \"%s\": chunk-start bounds %u, %u, expected %u, %u",
+			       cases[i].rule, cases[i].format, cheap, exact,
+			       cases[i].cheap, cases[i].exact);
+		ck_product(s, &r, &cf, &b, NULL);
+		dp = ck_stat_dp;
+		ck_check(s, &r, &cf, &a, NULL);
+		CHECK(a.v == b.v);
+		CHECK("NWS"[b.v] == cases[i].want);
+		/* a pruned pair never reaches the alignment DP */
+		if (r.K != RX_INF && exact < r.K)
+			CHECK(ck_stat_dp == dp);
+		fmt_free(&f);
+		ck_format_free(&cf);
+		ck_rule_free(&r);
+	}
 	ck_search_free(s);
 }
 
@@ -631,6 +730,7 @@ static void test_prefilter_sample(void)
 	struct ck_set set;
 	struct ck_search *s;
 	size_t i, fi, bad = 0, pairs_n = 0, witnessed = 0;
+	uint64_t bits = ck_stat_bits;
 
 	pi_index_init(&idx);
 	if (pi_load_source(&idx, t_sample, &err)) {
@@ -662,6 +762,15 @@ static void test_prefilter_sample(void)
 				fprintf(stderr, "  /%s/ vs \"%s\": prefiltered %s, product %s\n",
 					rules[i], idx.v[m.ents[m.ent_start[fi]]].fmt,
 					verdict_name(a.v), verdict_name(b.v));
+			if (b.v != CK_NONE && !b.budget &&
+			    ck_bound_starts(&r, &set.cf[fi], true) < b.w && bad++ < 10)
+				fprintf(stderr, "  /%s/ vs \"%s\": chunk-start bound %u below W = %u\n",
+					rules[i], idx.v[m.ents[m.ent_start[fi]]].fmt,
+					ck_bound_starts(&r, &set.cf[fi], true), b.w);
+			if (ck_bound_starts(&r, &set.cf[fi], false) <
+			    ck_bound_starts(&r, &set.cf[fi], true) && bad++ < 10)
+				fprintf(stderr, "  /%s/ vs \"%s\": cheap chunk-start bound below the exact\n",
+					rules[i], idx.v[m.ents[m.ent_start[fi]]].fmt);
 			if (b.v == CK_STRONG) {
 				if (witness_ok(&r, &m.fmts[fi], w.p, w.len, why, sizeof(why)))
 					witnessed++;
@@ -677,6 +786,8 @@ static void test_prefilter_sample(void)
 	else
 		t_pass++;
 	CHECK(witnessed > 10);
+	/* many of the "any match" searches were bitset ones */
+	CHECK(ck_stat_bits > bits + 100);
 	ck_search_free(s);
 	ck_set_free(&set);
 	matcher_free(&m);
@@ -822,6 +933,7 @@ void test_check(void)
 	test_pairs();
 	if (getenv("PI_TEST_TIMES"))
 		fprintf(stderr, "pairs %.1f s\n", now() - t);
+	test_bound_starts();
 	test_prefilter_sample();
 	if (getenv("PI_TEST_TIMES"))
 		fprintf(stderr, "sample %.1f s\n", now() - t);
