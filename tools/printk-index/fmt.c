@@ -595,6 +595,13 @@ void fmt_compile(struct fmt *f, const char *s, size_t len)
 	for (k = 0; k < f->ntok; k++)
 		if (f->tok[k].kind != TK_LIT && f->tok[k].kind != TK_WILD)
 			f->simple = false;
+	/*
+	 * "%s\n", "%s%s", "%pV\n", "%*s": after merge_wildcards() a single
+	 * "anything", which prints every line in full whether or not KERN_CONT
+	 * text may follow. Some ten generic formats of a vmlinux are like
+	 * this and all are tried on every generic line: answer by shape.
+	 */
+	f->any = f->ntok == 1 && f->tok[0].kind == TK_WILD;
 	f->generic = f->lit_nonspace < FMT_GENERIC_LITERALS;
 }
 
@@ -1517,6 +1524,8 @@ enum fmt_result fmt_match_line(const struct fmt *f, struct fmt_line *l)
 	const char *msg = l->msg;
 	size_t n = l->n;
 
+	if (f->any)
+		return FMT_FULL;
 	if ((f->need_sig & ~l->sig) || !precheck(f, msg, n))
 		return FMT_NOMATCH;
 	if (f->simple) {

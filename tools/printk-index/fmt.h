@@ -84,6 +84,7 @@ struct fmt {
 	uint64_t last[4];	/* ... and end with (closed formats only) */
 	bool can_be_empty;
 	bool simple;		/* only literals and "anything" */
+	bool any;		/* one "anything" token: prints every line */
 };
 
 /* Never fails: whatever the bytes, they are something vsprintf accepts. */

@@ -285,6 +285,21 @@ static void props(const char *s, uint32_t lit, uint32_t nonspace, bool generic, 
 	fmt_free(&f);
 }
 
+/*
+ * The "anything" shape (f->any) answers without matching: check the flag
+ * and the answer against the backtracking matcher, which never uses it.
+ */
+static void any_shape(const char *s, bool any, const char *msg, enum fmt_result want)
+{
+	struct fmt f;
+
+	fmt_compile(&f, s, strlen(s));
+	CHECK_INT(f.any, any);
+	CHECK_INT(fmt_match(&f, msg, strlen(msg)), want);
+	CHECK_INT(fmt_match_backtrack(&f, msg, strlen(msg)), want);
+	fmt_free(&f);
+}
+
 static void render_all(void)
 {
 	struct pi_index idx;
@@ -346,6 +361,22 @@ void test_fmt(void)
 	props("%s%s%s\n", 0, 0, true, false, 3);
 	props("100%%\n", 4, 4, false, false, 0);
 	props("a\nbcdef %d\n", 1, 1, true, false, 0);
+
+	any_shape("%s\n", true, "anything: 12", F);
+	any_shape("%s\n", true, "", F);
+	any_shape("%s%s%pV\n", true, "a b", F);
+	any_shape("%s", true, "a b", F);	/* full, not a prefix */
+	any_shape("%*s", true, "   ", F);
+	any_shape("%s%.*s", true, "xyz", F);
+	any_shape("%s\nsecond %d\n", true, "x", F);	/* first line only */
+	/* not "anything": bounded, literal, other conversions, empty */
+	any_shape("%5s\n", false, "abc", N);
+	any_shape("%.2s\n", false, "abc", N);
+	any_shape("%s:\n", false, "abc", N);
+	any_shape("%c", false, "abc", P);
+	any_shape("%s%d\n", false, "abc", N);
+	any_shape("", false, "abc", P);
+	any_shape("\n", false, "abc", N);
 
 	/* validators on their own */
 	{
