@@ -227,6 +227,12 @@ static int cmp_cand(const void *a, const void *b)
 	return x->fmt < y->fmt ? -1 : x->fmt > y->fmt;
 }
 
+static struct cand_ref cand_ref(const struct matcher *m, uint32_t k)
+{
+	return (struct cand_ref){ .need_sig = m->fmts[k].need_sig, .fmt = k,
+				  .generic = m->fmts[k].generic };
+}
+
 void matcher_build(struct matcher *m, const struct pi_index *idx)
 {
 	struct count_ctx cc = { 0 };
@@ -273,7 +279,7 @@ void matcher_build(struct matcher *m, const struct pi_index *idx)
 	for (i = 0; i < ncand; i++) {
 		uint32_t slot = gram_mix(cands[i].gram) & m->slot_mask;
 
-		m->post[i].fmt = cands[i].fmt;
+		m->post[i].c = cand_ref(m, cands[i].fmt);
 		m->post[i].min_off = cands[i].min_off;
 		m->post[i].max_off = cands[i].max_off;
 		if (i && cands[i].gram == cands[i - 1].gram)
@@ -290,20 +296,20 @@ void matcher_build(struct matcher *m, const struct pi_index *idx)
 	free(cands);
 
 	for (i = 0; i < 257; i++) {
-		m->al_spec[i] = xcalloc(m->nanchorless, sizeof(uint32_t));
-		m->al_gen[i] = xcalloc(m->nanchorless, sizeof(uint32_t));
+		m->al_spec[i] = xcalloc(m->nanchorless, sizeof(struct cand_ref));
+		m->al_gen[i] = xcalloc(m->nanchorless, sizeof(struct cand_ref));
 		for (k = 0; k < m->nanchorless; k++) {
 			const struct fmt *f = &m->fmts[m->anchorless[k]];
 
 			if (i < 256 && !cls_has(f->first, i))
 				continue;
 			if (f->generic)
-				m->al_gen[i][m->nal_gen[i]++] = m->anchorless[k];
+				m->al_gen[i][m->nal_gen[i]++] = cand_ref(m, m->anchorless[k]);
 			else
-				m->al_spec[i][m->nal_spec[i]++] = m->anchorless[k];
+				m->al_spec[i][m->nal_spec[i]++] = cand_ref(m, m->anchorless[k]);
 		}
 	}
-	m->deferred = xcalloc(m->nfmt, sizeof(uint32_t));
+	m->deferred = xcalloc(m->nfmt, sizeof(struct cand_ref));
 	m->stamp = xcalloc(m->nfmt, sizeof(uint32_t));
 	m->hits = xcalloc(m->nfmt, sizeof(uint32_t));
 	m->hit_kind = xcalloc(m->nfmt, 1);
@@ -341,13 +347,16 @@ static bool level_ok(const struct pi_entry *e, int level)
 }
 
 /* A hit counts only if one of the format's entries has a fitting level. */
-static void try_fmt(struct matcher *m, uint32_t k, struct fmt_line *l, int level)
+static void try_fmt(struct matcher *m, const struct cand_ref *c, struct fmt_line *l,
+		    int level)
 {
 	enum fmt_result r;
-	uint32_t e;
+	uint32_t e, k = c->fmt;
 
-	m->stamp[k] = m->cur;
 	m->tried++;
+	/* fmt_match_line() would say the same, from the format's data */
+	if (c->need_sig & ~l->sig)
+		return;
 	r = fmt_match_line(&m->fmts[k], l);
 	if (r == FMT_NOMATCH)
 		return;
@@ -398,25 +407,25 @@ void matcher_match(struct matcher *m, const char *msg, size_t n, int level,
 		for (k = 0; k < sl->count; k++) {
 			const struct posting *p = &m->post[sl->start + k];
 
-			if (i < p->min_off || i > p->max_off || m->stamp[p->fmt] == m->cur)
+			if (i < p->min_off || i > p->max_off || m->stamp[p->c.fmt] == m->cur)
 				continue;
-			if (m->fmts[p->fmt].generic) {
-				m->stamp[p->fmt] = m->cur;
-				m->deferred[m->ndeferred++] = p->fmt;
+			m->stamp[p->c.fmt] = m->cur;
+			if (p->c.generic) {
+				m->deferred[m->ndeferred++] = p->c;
 				continue;
 			}
-			try_fmt(m, p->fmt, &line, level);
+			try_fmt(m, &p->c, &line, level);
 		}
 	}
 	b0 = n ? s[0] : 256;
 	for (k = 0; k < m->nal_spec[b0]; k++)
-		try_fmt(m, m->al_spec[b0][k], &line, level);
+		try_fmt(m, &m->al_spec[b0][k], &line, level);
 	if (!m->nhits || m->always_generic) {
 		/* nothing specific: what generic formats can print it? */
 		for (k = 0; k < m->ndeferred; k++)
-			try_fmt(m, m->deferred[k], &line, level);
+			try_fmt(m, &m->deferred[k], &line, level);
 		for (k = 0; k < m->nal_gen[b0]; k++)
-			try_fmt(m, m->al_gen[b0][k], &line, level);
+			try_fmt(m, &m->al_gen[b0][k], &line, level);
 	}
 
 	/* rank: literal bytes, then full over prefix match, then fewer
