@@ -1103,6 +1103,24 @@ static inline size_t bit_next(const uint64_t *b, size_t nw, size_t i)
 	return w * 64 + __builtin_ctzll(x);
 }
 
+/* Are more than two bits set in words w..nw-1? Clearing the lowest set
+ * bit twice leaves a word non-zero only if it had three. */
+static inline bool more_than_two(const uint64_t *b, size_t w, size_t nw)
+{
+	unsigned seen = 0;
+
+	for (; w < nw; w++) {
+		uint64_t x = b[w], y = x & (x - 1);
+
+		if (y & (y - 1))
+			return true;
+		seen += !!x + !!y;
+		if (seen > 2)
+			return true;
+	}
+	return false;
+}
+
 /* Bits lo..hi (inclusive) of a word-array, as a mask for word w. */
 static inline uint64_t range_mask(size_t w, size_t lo, size_t hi)
 {
@@ -1380,7 +1398,7 @@ static enum fmt_result last_conv(const struct fmt *f, const struct fmt_tok *t,
 static enum fmt_result dp_match(const struct fmt *f, const struct fmt_line *l)
 {
 	const unsigned char *m = (const unsigned char *)l->msg;
-	size_t n = l->n, nw = n / 64 + 1, p, e, lim, elo, first, w;
+	size_t n = l->n, nw = n / 64 + 1, p, lim, elo, first, w;
 	uint64_t *cur, *nxt, *tmp;
 	unsigned long work = 0;
 	uint32_t ti;
@@ -1414,13 +1432,7 @@ static enum fmt_result dp_match(const struct fmt *f, const struct fmt_line *l)
 			c0 = (unsigned char)f->lit[f->tok[ti + 1].lit_off];
 		if (ti + 1 == f->ntok && t->kind != TK_LIT && t->kind != TK_WILD)
 			return last_conv(f, t, l, cur, first, &work);
-		for (w = first / 64, e = 0; w < nw && e <= 2; w++) {
-			uint64_t x = cur[w];
-
-			for (; x && e <= 2; x &= x - 1)
-				e++;
-		}
-		dense = e > 2;
+		dense = more_than_two(cur, first / 64, nw);
 		memset(nxt, 0, nw * sizeof(uint64_t));
 		any = false;
 		switch (t->kind) {
