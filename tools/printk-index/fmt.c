@@ -422,6 +422,33 @@ static void edge_sets(struct fmt *f)
 	}
 }
 
+/*
+ * Tokens, their bounds and the literal bytes in one block: a whole index
+ * does not fit in the caches, and a try then misses on fewer, adjacent
+ * lines. fmt_free() frees the block through f->tok.
+ */
+static void pack(struct fmt *f, size_t lit_len)
+{
+	size_t ntok = f->ntok, tok_sz = ntok * sizeof(*f->tok);
+	size_t rest_sz = (ntok + 1) * sizeof(uint32_t);
+	char *blk = xmalloc(tok_sz + 2 * rest_sz + lit_len + 1);
+
+	memcpy(blk, f->tok, tok_sz);
+	memcpy(blk + tok_sz, f->rest_min, rest_sz);
+	memcpy(blk + tok_sz + rest_sz, f->rest_max, rest_sz);
+	free(f->tok);
+	free(f->rest_min);
+	free(f->rest_max);
+	f->tok = (struct fmt_tok *)blk;
+	f->rest_min = (uint32_t *)(blk + tok_sz);
+	f->rest_max = (uint32_t *)(blk + tok_sz + rest_sz);
+	if (f->lit) {	/* NULL without literals, as before */
+		memcpy(blk + tok_sz + 2 * rest_sz, f->lit, lit_len);
+		free(f->lit);
+		f->lit = blk + tok_sz + 2 * rest_sz;
+	}
+}
+
 void fmt_compile(struct fmt *f, const char *s, size_t len)
 {
 	struct builder b = { .f = f };
@@ -603,14 +630,12 @@ void fmt_compile(struct fmt *f, const char *s, size_t len)
 	 */
 	f->any = f->ntok == 1 && f->tok[0].kind == TK_WILD;
 	f->generic = f->lit_nonspace < FMT_GENERIC_LITERALS;
+	pack(f, b.lit_used);
 }
 
 void fmt_free(struct fmt *f)
 {
-	free(f->rest_min);
-	free(f->rest_max);
-	free(f->tok);
-	free(f->lit);
+	free(f->tok);	/* the block of pack() */
 	memset(f, 0, sizeof(*f));
 }
 
