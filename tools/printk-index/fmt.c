@@ -1128,6 +1128,17 @@ static inline size_t bit_next(const uint64_t *b, size_t nw, size_t i)
 	return w * 64 + __builtin_ctzll(x);
 }
 
+/* Most lines fit in one or two words: not worth a call to memset() */
+static inline void bits_clear(uint64_t *b, size_t nw)
+{
+	if (nw <= 2) {
+		b[0] = 0;
+		b[nw - 1] = 0;
+	} else {
+		memset(b, 0, nw * sizeof(uint64_t));
+	}
+}
+
 /* Are more than two bits set in words w..nw-1? Clearing the lowest set
  * bit twice leaves a word non-zero only if it had three. */
 static inline bool more_than_two(const uint64_t *b, size_t w, size_t nw)
@@ -1204,7 +1215,7 @@ static const uint64_t *line_occ(const struct fmt_line *l, unsigned char c)
 	o = occ + (size_t)c * occ_nw;
 	if (occ_gen[c] == l->gen && l->gen == line_gen)
 		return o;
-	memset(o, 0, nw * sizeof(uint64_t));
+	bits_clear(o, nw);
 	for (i = 0; i < l->n; i++) {
 		const char *hit = memchr(l->msg + i, c, l->n - i);
 
@@ -1448,7 +1459,7 @@ static enum fmt_result dp_match(const struct fmt *f, const struct fmt_line *l)
 	}
 	cur = dp_buf;
 	nxt = dp_buf + nw;
-	memset(cur, 0, nw * sizeof(uint64_t));
+	bits_clear(cur, nw);
 	cur[0] = 1;	/* position 0 */
 	first = 0;
 	for (ti = 0; ti < f->ntok; ti++) {
@@ -1471,7 +1482,7 @@ static enum fmt_result dp_match(const struct fmt *f, const struct fmt_line *l)
 		if (ti + 1 == f->ntok && t->kind != TK_LIT && t->kind != TK_WILD)
 			return last_conv(f, t, l, cur, first, &work);
 		dense = more_than_two(cur, first / 64, nw);
-		memset(nxt, 0, nw * sizeof(uint64_t));
+		bits_clear(nxt, nw);
 		any = false;
 		switch (t->kind) {
 		case TK_LIT: {
