@@ -1466,8 +1466,9 @@ static enum fmt_result dp_match(const struct fmt *f, const struct fmt_line *l)
 		const struct fmt_tok *t = &f->tok[ti];
 		uint32_t rest = f->rest_min[ti + 1];
 		int c0 = -1;
-		/* few starts: look at the bytes; many: use position sets */
-		bool dense = false;
+		/* few starts: look at the bytes; many: walk back from where
+		 * the next literal starts (spans_back()) */
+		bool dense;
 
 		if ((size_t)rest > n)
 			return FMT_NOMATCH;
@@ -1481,24 +1482,26 @@ static enum fmt_result dp_match(const struct fmt *f, const struct fmt_line *l)
 			c0 = (unsigned char)f->lit[f->tok[ti + 1].lit_off];
 		if (ti + 1 == f->ntok && t->kind != TK_LIT && t->kind != TK_WILD)
 			return last_conv(f, t, l, cur, first, &work);
-		dense = more_than_two(cur, first / 64, nw);
+		dense = c0 >= 0 && t->max != FMT_INF && more_than_two(cur, first / 64, nw);
 		bits_clear(nxt, nw);
 		any = false;
 		switch (t->kind) {
 		case TK_LIT: {
 			const unsigned char *lit = (const unsigned char *)f->lit + t->lit_off;
 			size_t len = t->lit_len;
-			const uint64_t *o = dense ? line_occ(l, lit[0]) : NULL;
 
+			/* the starts mostly come filtered by the first byte
+			 * already (c0 above): compare it before calling */
 			for (w = first / 64; w <= lim / 64; w++) {
-				uint64_t x = o ? cur[w] & o[w] : cur[w];
+				uint64_t x = cur[w];
 
 				while (x) {
 					p = w * 64 + __builtin_ctzll(x);
 					x &= x - 1;
 					if (p + len > lim)
 						break;
-					if (p + len >= elo && !memcmp(m + p, lit, len)) {
+					if (p + len >= elo && m[p] == lit[0] &&
+					    !memcmp(m + p + 1, lit + 1, len - 1)) {
 						bit_set(nxt, p + len);
 						any = true;
 					}
@@ -1520,7 +1523,7 @@ static enum fmt_result dp_match(const struct fmt *f, const struct fmt_line *l)
 			break;
 		}
 		case TK_ERE:
-			if (dense && c0 >= 0 && t->max != FMT_INF) {
+			if (dense) {
 				any = spans_back(t, m, n, cur, nxt, first, lim, elo,
 						 line_occ(l, c0), &work);
 				break;
@@ -1534,7 +1537,7 @@ static enum fmt_result dp_match(const struct fmt *f, const struct fmt_line *l)
 			any = spans(t, m, n, cur, nxt, first, lim, elo, c0, &work);
 			break;
 		default:
-			if (dense && c0 >= 0 && t->max != FMT_INF)
+			if (dense)
 				any = spans_back(t, m, n, cur, nxt, first, lim, elo,
 						 line_occ(l, c0), &work);
 			else
