@@ -1173,7 +1173,11 @@ static inline uint64_t range_mask(size_t w, size_t lo, size_t hi)
 
 /* fmt_sig_bit() of every byte: a load is cheaper than the shifts, and
  * this runs over every byte of every line */
-static uint64_t sig_bits[256];
+#define SIG1(c)	(1ULL << (((c) ^ ((c) >> 6)) & 63))
+#define SIG4(c)	SIG1(c), SIG1(c + 1), SIG1(c + 2), SIG1(c + 3)
+#define SIG16(c)	SIG4(c), SIG4(c + 4), SIG4(c + 8), SIG4(c + 12)
+#define SIG64(c)	SIG16(c), SIG16(c + 16), SIG16(c + 32), SIG16(c + 48)
+const uint64_t fmt_sig_bits[256] = { SIG64(0), SIG64(64), SIG64(128), SIG64(192) };
 
 void fmt_line_init(struct fmt_line *l, const char *msg, size_t n)
 {
@@ -1181,17 +1185,18 @@ void fmt_line_init(struct fmt_line *l, const char *msg, size_t n)
 	uint64_t sig = 0, sig2 = 0;
 	size_t i;
 
-	if (!sig_bits[255])
-		for (i = 0; i < 256; i++)
-			sig_bits[i] = fmt_sig_bit(i);
 	/* two accumulators: half the dependency chain */
 	for (i = 0; i + 1 < n; i += 2) {
-		sig |= sig_bits[s[i]];
-		sig2 |= sig_bits[s[i + 1]];
+		sig |= fmt_sig_bits[s[i]];
+		sig2 |= fmt_sig_bits[s[i + 1]];
 	}
 	if (i < n)
-		sig |= sig_bits[s[i]];
-	sig |= sig2;
+		sig |= fmt_sig_bits[s[i]];
+	fmt_line_init_sig(l, msg, n, sig | sig2);
+}
+
+void fmt_line_init_sig(struct fmt_line *l, const char *msg, size_t n, uint64_t sig)
+{
 	l->msg = msg;
 	l->n = n;
 	l->sig = sig;

@@ -128,7 +128,12 @@ static inline uint64_t fmt_sig_bit(unsigned char c)
 	return 1ULL << ((c ^ (c >> 6)) & 63);
 }
 
+extern const uint64_t fmt_sig_bits[256];	/* fmt_sig_bit() of each byte */
+
 void fmt_line_init(struct fmt_line *l, const char *msg, size_t n);
+/* The same, with the signature already known (every fmt_sig_bit() of
+ * msg or-ed): the matcher computes it while it scans the line anyway. */
+void fmt_line_init_sig(struct fmt_line *l, const char *msg, size_t n, uint64_t sig);
 enum fmt_result fmt_match_line(const struct fmt *f, struct fmt_line *l);
 
 /* The earlier backtracking matcher, same answers (bar its step budget):

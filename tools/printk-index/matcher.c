@@ -310,6 +310,7 @@ void matcher_build(struct matcher *m, const struct pi_index *idx)
 		}
 	}
 	m->deferred = xcalloc(m->nfmt, sizeof(struct cand_ref));
+	m->spec = xcalloc(m->nfmt, sizeof(struct cand_ref));
 	m->stamp = xcalloc(m->nfmt, sizeof(uint32_t));
 	m->hits = xcalloc(m->nfmt, sizeof(uint32_t));
 	m->hit_kind = xcalloc(m->nfmt, 1);
@@ -333,6 +334,7 @@ void matcher_free(struct matcher *m)
 		free(m->al_gen[k]);
 	}
 	free(m->deferred);
+	free(m->spec);
 	free(m->stamp);
 	free(m->hits);
 	free(m->hit_kind);
@@ -374,6 +376,7 @@ void matcher_match(struct matcher *m, const char *msg, size_t n, int level,
 {
 	const unsigned char *s = (const unsigned char *)msg;
 	uint32_t best_k = UINT32_MAX, k, h, b0;
+	uint64_t sig = 0;
 	int best_kind = 0;
 	size_t i;
 
@@ -387,16 +390,19 @@ void matcher_match(struct matcher *m, const char *msg, size_t n, int level,
 	memset(r, 0, sizeof(*r));
 	m->nhits = 0;
 	m->ndeferred = 0;
-	fmt_line_init(&line, msg, n);
+	m->nspec = 0;
 	if (++m->cur == 0) {	/* generation wrapped: forget old stamps */
 		memset(m->stamp, 0, m->nfmt * sizeof(uint32_t));
 		m->cur = 1;
 	}
 
+	/* collect the candidates first: the scan visits every byte, so it
+	 * also computes the line's byte signature the tries need */
 	for (i = 0; i + GRAM <= n; i++) {
 		uint32_t g = load_gram(s + i), hh = gram_hash(g), slot;
 		const struct gram_slot *sl;
 
+		sig |= fmt_sig_bits[s[i]];
 		if (!(m->filter[hh / 64 % ARRAY_SIZE(m->filter)] >> (hh % 64) & 1))
 			continue;
 		for (slot = gram_mix(g) & m->slot_mask;; slot = (slot + 1) & m->slot_mask) {
@@ -410,13 +416,17 @@ void matcher_match(struct matcher *m, const char *msg, size_t n, int level,
 			if (i < p->min_off || i > p->max_off || m->stamp[p->c.fmt] == m->cur)
 				continue;
 			m->stamp[p->c.fmt] = m->cur;
-			if (p->c.generic) {
+			if (p->c.generic)
 				m->deferred[m->ndeferred++] = p->c;
-				continue;
-			}
-			try_fmt(m, &p->c, &line, level);
+			else
+				m->spec[m->nspec++] = p->c;
 		}
 	}
+	for (; i < n; i++)
+		sig |= fmt_sig_bits[s[i]];
+	fmt_line_init_sig(&line, msg, n, sig);
+	for (k = 0; k < m->nspec; k++)
+		try_fmt(m, &m->spec[k], &line, level);
 	b0 = n ? s[0] : 256;
 	for (k = 0; k < m->nal_spec[b0]; k++)
 		try_fmt(m, &m->al_spec[b0][k], &line, level);

@@ -67,6 +67,8 @@ struct matcher {
 	uint32_t nal_spec[257], nal_gen[257];
 	struct cand_ref *deferred;	/* generic anchored candidates of this line */
 	uint32_t ndeferred;
+	struct cand_ref *spec;	/* specific anchored candidates of this line */
+	uint32_t nspec;
 	uint32_t *stamp;	/* per anchored format: last line it was seen on */
 	uint32_t cur;
 	uint32_t *hits;		/* formats matched on the current line */
