@@ -418,8 +418,12 @@ void matcher_match(struct matcher *m, const char *msg, size_t n, int level,
 			m->stamp[p->c.fmt] = m->cur;
 			if (p->c.generic)
 				m->deferred[m->ndeferred++] = p->c;
-			else
+			else {
+				/* tried after the scan: start loading it (an
+				 * index is larger than the caches) */
+				__builtin_prefetch(&m->fmts[p->c.fmt]);
 				m->spec[m->nspec++] = p->c;
+			}
 		}
 	}
 	for (; i < n; i++)
