@@ -349,16 +349,12 @@ static bool level_ok(const struct pi_entry *e, int level)
 }
 
 /* A hit counts only if one of the format's entries has a fitting level. */
-static void try_fmt(struct matcher *m, const struct cand_ref *c, struct fmt_line *l,
-		    int level)
+static void try_match(struct matcher *m, const struct cand_ref *c, struct fmt_line *l,
+		      int level)
 {
 	enum fmt_result r;
 	uint32_t e, k = c->fmt;
 
-	m->tried++;
-	/* fmt_match_line() would say the same, from the format's data */
-	if (c->need_sig & ~l->sig)
-		return;
 	r = fmt_match_line(&m->fmts[k], l);
 	if (r == FMT_NOMATCH)
 		return;
@@ -369,6 +365,16 @@ static void try_fmt(struct matcher *m, const struct cand_ref *c, struct fmt_line
 			return;
 		}
 	}
+}
+
+/* Inline: half the candidates end at their signature, without a call */
+static inline void try_fmt(struct matcher *m, const struct cand_ref *c,
+			   struct fmt_line *l, int level)
+{
+	m->tried++;
+	/* fmt_match_line() would say the same, from the format's data */
+	if (!(c->need_sig & ~l->sig))
+		try_match(m, c, l, level);
 }
 
 void matcher_match(struct matcher *m, const char *msg, size_t n, int level,
