@@ -227,6 +227,35 @@ static int cmp_cand(const void *a, const void *b)
 	return x->fmt < y->fmt ? -1 : x->fmt > y->fmt;
 }
 
+static bool level_ok(const struct pi_entry *e, int level)
+{
+	return level < 0 || e->level == PI_LEVEL_DEFAULT || e->level == level;
+}
+
+/*
+ * The entry of format k a line of this level is attributed to, and how
+ * many entries accept the level.
+ */
+static const struct pi_entry *pick_entry(const struct matcher *m, uint32_t k, int level,
+					 uint32_t *cnt)
+{
+	const struct pi_entry *pick = NULL;
+	uint32_t e;
+
+	*cnt = 0;
+	for (e = m->ent_start[k]; e < m->ent_start[k + 1]; e++) {
+		const struct pi_entry *ent = &m->idx->v[m->ents[e]];
+
+		if (!level_ok(ent, level))
+			continue;
+		(*cnt)++;
+		/* an entry with the exact level beats a default one */
+		if (!pick || (pick->level != level && ent->level == level))
+			pick = ent;
+	}
+	return pick;
+}
+
 static struct cand_ref cand_ref(const struct matcher *m, uint32_t k)
 {
 	return (struct cand_ref){ .need_sig = m->fmts[k].need_sig, .fmt = k,
@@ -309,6 +338,13 @@ void matcher_build(struct matcher *m, const struct pi_index *idx)
 				m->al_spec[i][m->nal_spec[i]++] = cand_ref(m, m->anchorless[k]);
 		}
 	}
+	/* lines without a level (plain dmesg) rank the same entries always */
+	m->pick_any = xcalloc(m->nfmt + 1, sizeof(*m->pick_any));
+	for (k = 0; k < m->nfmt; k++) {
+		uint32_t cnt;
+
+		m->pick_any[k] = pick_entry(m, k, -1, &cnt);
+	}
 	m->deferred = xcalloc(m->nfmt, sizeof(struct cand_ref));
 	m->spec = xcalloc(m->nfmt, sizeof(struct cand_ref));
 	m->stamp = xcalloc(m->nfmt, sizeof(uint32_t));
@@ -334,6 +370,7 @@ void matcher_free(struct matcher *m)
 		free(m->al_gen[k]);
 	}
 	free(m->deferred);
+	free(m->pick_any);
 	free(m->spec);
 	free(m->stamp);
 	free(m->hits);
@@ -342,11 +379,6 @@ void matcher_free(struct matcher *m)
 }
 
 /* --- matching ------------------------------------------------------ */
-
-static bool level_ok(const struct pi_entry *e, int level)
-{
-	return level < 0 || e->level == PI_LEVEL_DEFAULT || e->level == level;
-}
 
 /* A hit counts only if one of the format's entries has a fitting level. */
 static void try_match(struct matcher *m, const struct cand_ref *c, struct fmt_line *l,
@@ -451,19 +483,15 @@ void matcher_match(struct matcher *m, const char *msg, size_t n, int level,
 	/* rank: literal bytes, then full over prefix match, then fewer
 	 * conversions, then index order */
 	for (h = 0; h < m->nhits; h++) {
-		uint32_t fk = m->hits[h], cnt = 0, e;
+		uint32_t fk = m->hits[h], cnt;
 		const struct fmt *f = &m->fmts[fk], *b;
-		const struct pi_entry *pick = NULL;
+		const struct pi_entry *pick;
 
-		for (e = m->ent_start[fk]; e < m->ent_start[fk + 1]; e++) {
-			const struct pi_entry *ent = &m->idx->v[m->ents[e]];
-
-			if (!level_ok(ent, level))
-				continue;
-			cnt++;
-			/* an entry with the exact level beats a default one */
-			if (!pick || (pick->level != level && ent->level == level))
-				pick = ent;
+		if (level < 0) {	/* every entry: worked out once */
+			cnt = m->ent_start[fk + 1] - m->ent_start[fk];
+			pick = m->pick_any[fk];
+		} else {
+			pick = pick_entry(m, fk, level, &cnt);
 		}
 		if (!cnt)
 			continue;

@@ -55,6 +55,7 @@ struct matcher {
 	uint32_t nfmt;
 	uint32_t *ent_start, *ent_count;	/* entries of each format... */
 	uint32_t *ents;				/* ...listed here */
+	const struct pi_entry **pick_any;	/* best entry for a line without level */
 	uint64_t filter[(1 << 16) / 64];
 	struct gram_slot *slots;
 	uint32_t slot_mask;
