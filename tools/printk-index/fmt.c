@@ -1285,6 +1285,56 @@ static const uint64_t *line_ere_suffix(const struct fmt_line *l, const struct er
 	return ere_line[i].bits;
 }
 
+/*
+ * Where a short literal ends in the line: the end positions p + len of
+ * every occurrence at p. Many formats begin with "%s" and one of a few
+ * literals (" ", ": ", "="); after the "%s" the literal can be anywhere,
+ * so their first two steps are the same for a line and done once.
+ */
+#define LIT_CACHE_MAX 16
+
+static struct {
+	uint32_t gen, len;
+	unsigned char lit[LIT_CACHE_MAX];
+	uint64_t *bits;
+	size_t nw;
+} lit_line[16];
+static unsigned lit_line_next;
+
+static const uint64_t *line_lit_ends(const struct fmt_line *l, const char *lit, size_t len)
+{
+	const unsigned char *m = (const unsigned char *)l->msg;
+	size_t nw = l->n / 64 + 1, i, p, w;
+	const uint64_t *o;
+
+	if (len > LIT_CACHE_MAX || l->gen != line_gen)
+		return NULL;
+	for (i = 0; i < ARRAY_SIZE(lit_line); i++)
+		if (lit_line[i].gen == l->gen && lit_line[i].len == len &&
+		    !memcmp(lit_line[i].lit, lit, len))
+			return lit_line[i].bits;
+	i = lit_line_next++ % ARRAY_SIZE(lit_line);
+	if (lit_line[i].nw < nw) {
+		lit_line[i].nw = nw;
+		lit_line[i].bits = xrealloc(lit_line[i].bits, nw * sizeof(uint64_t));
+	}
+	bits_clear(lit_line[i].bits, nw);
+	o = line_occ(l, (unsigned char)lit[0]);
+	for (w = 0; w < nw; w++) {
+		uint64_t x = o[w];
+
+		for (; x; x &= x - 1) {
+			p = w * 64 + __builtin_ctzll(x);
+			if (p + len <= l->n && !memcmp(m + p + 1, lit + 1, len - 1))
+				bit_set(lit_line[i].bits, p + len);
+		}
+	}
+	lit_line[i].gen = l->gen;
+	lit_line[i].len = len;
+	memcpy(lit_line[i].lit, lit, len);
+	return lit_line[i].bits;
+}
+
 /* One conversion from every start position: validate each span. */
 static bool spans(const struct fmt_tok *t, const unsigned char *m, size_t n,
 		  const uint64_t *cur, uint64_t *nxt, size_t first, size_t lim,
@@ -1486,7 +1536,33 @@ static enum fmt_result dp_match(const struct fmt *f, const struct fmt_line *l)
 	bits_clear(cur, nw);
 	cur[0] = 1;	/* position 0 */
 	first = 0;
-	for (ti = 0; ti < f->ntok; ti++) {
+	ti = 0;
+	if (f->ntok > 2 && f->tok[0].kind == TK_WILD && f->tok[1].kind == TK_LIT) {
+		/* "%s: ..." - the first two steps, from the line's shared
+		 * ends of the literal: the same positions, bounds and work */
+		const struct fmt_tok *t = &f->tok[1];
+		const uint64_t *ends = line_lit_ends(l, f->lit + t->lit_off, t->lit_len);
+
+		if (ends) {
+			if (f->rest_min[1] > n)
+				return FMT_NOMATCH;
+			lim = n - f->rest_min[2];
+			elo = 0;
+			if (!f->open_end && f->rest_max[2] != FMT_INF && n > f->rest_max[2])
+				elo = n - f->rest_max[2];
+			any = false;
+			for (w = 0; w < nw; w++) {
+				cur[w] = ends[w] & range_mask(w, elo, lim);
+				any |= cur[w] != 0;
+			}
+			work += 2 * nw;
+			if (!any)
+				return FMT_NOMATCH;
+			first = bit_next(cur, nw, 0);
+			ti = 2;
+		}
+	}
+	for (; ti < f->ntok; ti++) {
 		const struct fmt_tok *t = &f->tok[ti];
 		uint32_t rest = f->rest_min[ti + 1];
 		int c0 = -1;
