@@ -1104,6 +1104,7 @@ static uint64_t *occ;		/* [256][occ_nw] */
 static size_t occ_nw;
 static uint32_t occ_gen[256];
 static uint32_t line_gen;
+static uint32_t lit_line_gen;	/* the line line_lit_ends() holds */
 
 static inline bool bit_has(const uint64_t *b, size_t i)
 {
@@ -1206,6 +1207,7 @@ void fmt_line_init_sig(struct fmt_line *l, const char *msg, size_t n, uint64_t s
 	l->sig = sig;
 	if (++line_gen == 0) {
 		memset(occ_gen, 0, sizeof(occ_gen));
+		lit_line_gen = 0;
 		line_gen = 1;
 	}
 	l->gen = line_gen;
@@ -1294,12 +1296,12 @@ static const uint64_t *line_ere_suffix(const struct fmt_line *l, const struct er
 #define LIT_CACHE_MAX 16
 
 static struct {
-	uint32_t gen, len;
+	uint32_t len;
 	unsigned char lit[LIT_CACHE_MAX];
 	uint64_t *bits;
 	size_t nw;
 } lit_line[16];
-static unsigned lit_line_next;
+static unsigned lit_line_n;	/* entries of line lit_line_gen */
 
 static const uint64_t *line_lit_ends(const struct fmt_line *l, const char *lit, size_t len)
 {
@@ -1309,11 +1311,16 @@ static const uint64_t *line_lit_ends(const struct fmt_line *l, const char *lit, 
 
 	if (len > LIT_CACHE_MAX || l->gen != line_gen)
 		return NULL;
-	for (i = 0; i < ARRAY_SIZE(lit_line); i++)
-		if (lit_line[i].gen == l->gen && lit_line[i].len == len &&
-		    !memcmp(lit_line[i].lit, lit, len))
+	if (lit_line_gen != l->gen) {
+		lit_line_gen = l->gen;
+		lit_line_n = 0;
+	}
+	for (i = 0; i < lit_line_n; i++)
+		if (lit_line[i].len == len && !memcmp(lit_line[i].lit, lit, len))
 			return lit_line[i].bits;
-	i = lit_line_next++ % ARRAY_SIZE(lit_line);
+	if (lit_line_n == ARRAY_SIZE(lit_line))
+		return NULL;	/* a line with many: the rest step by step */
+	i = lit_line_n++;
 	if (lit_line[i].nw < nw) {
 		lit_line[i].nw = nw;
 		lit_line[i].bits = xrealloc(lit_line[i].bits, nw * sizeof(uint64_t));
@@ -1329,7 +1336,6 @@ static const uint64_t *line_lit_ends(const struct fmt_line *l, const char *lit, 
 				bit_set(lit_line[i].bits, p + len);
 		}
 	}
-	lit_line[i].gen = l->gen;
 	lit_line[i].len = len;
 	memcpy(lit_line[i].lit, lit, len);
 	return lit_line[i].bits;
