@@ -4,6 +4,9 @@
 #endif
 #include <stdlib.h>
 #include <string.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 #include "fmt.h"
 
@@ -422,6 +425,34 @@ static void edge_sets(struct fmt *f)
 	}
 }
 
+/*
+ * Tokens, their bounds and the literal bytes in one block: a whole index
+ * does not fit in the caches, and a try then misses on fewer, adjacent
+ * lines. fmt_free() frees the block through f->tok.
+ */
+static void pack(struct fmt *f, size_t lit_len)
+{
+	size_t ntok = f->ntok, tok_sz = ntok * sizeof(*f->tok);
+	size_t rest_sz = (ntok + 1) * sizeof(uint32_t);
+	char *blk = xmalloc(tok_sz + 2 * rest_sz + lit_len + 1);
+
+	if (tok_sz)	/* f->tok is NULL without tokens */
+		memcpy(blk, f->tok, tok_sz);
+	memcpy(blk + tok_sz, f->rest_min, rest_sz);
+	memcpy(blk + tok_sz + rest_sz, f->rest_max, rest_sz);
+	free(f->tok);
+	free(f->rest_min);
+	free(f->rest_max);
+	f->tok = (struct fmt_tok *)blk;
+	f->rest_min = (uint32_t *)(blk + tok_sz);
+	f->rest_max = (uint32_t *)(blk + tok_sz + rest_sz);
+	if (f->lit) {	/* NULL without literals, as before */
+		memcpy(blk + tok_sz + 2 * rest_sz, f->lit, lit_len);
+		free(f->lit);
+		f->lit = blk + tok_sz + 2 * rest_sz;
+	}
+}
+
 void fmt_compile(struct fmt *f, const char *s, size_t len)
 {
 	struct builder b = { .f = f };
@@ -595,15 +626,20 @@ void fmt_compile(struct fmt *f, const char *s, size_t len)
 	for (k = 0; k < f->ntok; k++)
 		if (f->tok[k].kind != TK_LIT && f->tok[k].kind != TK_WILD)
 			f->simple = false;
+	/*
+	 * "%s\n", "%s%s", "%pV\n", "%*s": after merge_wildcards() a single
+	 * "anything", which prints every line in full whether or not KERN_CONT
+	 * text may follow. Some ten generic formats of a vmlinux are like
+	 * this and all are tried on every generic line: answer by shape.
+	 */
+	f->any = f->ntok == 1 && f->tok[0].kind == TK_WILD;
 	f->generic = f->lit_nonspace < FMT_GENERIC_LITERALS;
+	pack(f, b.lit_used);
 }
 
 void fmt_free(struct fmt *f)
 {
-	free(f->rest_min);
-	free(f->rest_max);
-	free(f->tok);
-	free(f->lit);
+	free(f->tok);	/* the block of pack() */
 	memset(f, 0, sizeof(*f));
 }
 
@@ -1068,6 +1104,7 @@ static uint64_t *occ;		/* [256][occ_nw] */
 static size_t occ_nw;
 static uint32_t occ_gen[256];
 static uint32_t line_gen;
+static uint32_t lit_line_gen;	/* the line line_lit_ends() holds */
 
 static inline bool bit_has(const uint64_t *b, size_t i)
 {
@@ -1096,6 +1133,35 @@ static inline size_t bit_next(const uint64_t *b, size_t nw, size_t i)
 	return w * 64 + __builtin_ctzll(x);
 }
 
+/* Most lines fit in one or two words: not worth a call to memset() */
+static inline void bits_clear(uint64_t *b, size_t nw)
+{
+	if (nw <= 2) {
+		b[0] = 0;
+		b[nw - 1] = 0;
+	} else {
+		memset(b, 0, nw * sizeof(uint64_t));
+	}
+}
+
+/* Are more than two bits set in words w..nw-1? Clearing the lowest set
+ * bit twice leaves a word non-zero only if it had three. */
+static inline bool more_than_two(const uint64_t *b, size_t w, size_t nw)
+{
+	unsigned seen = 0;
+
+	for (; w < nw; w++) {
+		uint64_t x = b[w], y = x & (x - 1);
+
+		if (y & (y - 1))
+			return true;
+		seen += !!x + !!y;
+		if (seen > 2)
+			return true;
+	}
+	return false;
+}
+
 /* Bits lo..hi (inclusive) of a word-array, as a mask for word w. */
 static inline uint64_t range_mask(size_t w, size_t lo, size_t hi)
 {
@@ -1110,27 +1176,68 @@ static inline uint64_t range_mask(size_t w, size_t lo, size_t hi)
 	return m;
 }
 
+/* fmt_sig_bit() of every byte: a load is cheaper than the shifts, and
+ * this runs over every byte of every line */
+#define SIG1(c)	(1ULL << (((c) ^ ((c) >> 6)) & 63))
+#define SIG4(c)	SIG1(c), SIG1(c + 1), SIG1(c + 2), SIG1(c + 3)
+#define SIG16(c)	SIG4(c), SIG4(c + 4), SIG4(c + 8), SIG4(c + 12)
+#define SIG64(c)	SIG16(c), SIG16(c + 16), SIG16(c + 32), SIG16(c + 48)
+const uint64_t fmt_sig_bits[256] = { SIG64(0), SIG64(64), SIG64(128), SIG64(192) };
+
 void fmt_line_init(struct fmt_line *l, const char *msg, size_t n)
 {
 	const unsigned char *s = (const unsigned char *)msg;
-	uint64_t sig = 0;
+	uint64_t sig = 0, sig2 = 0;
 	size_t i;
 
-	for (i = 0; i < n; i++)
-		sig |= fmt_sig_bit(s[i]);
+	/* two accumulators: half the dependency chain */
+	for (i = 0; i + 1 < n; i += 2) {
+		sig |= fmt_sig_bits[s[i]];
+		sig2 |= fmt_sig_bits[s[i + 1]];
+	}
+	if (i < n)
+		sig |= fmt_sig_bits[s[i]];
+	fmt_line_init_sig(l, msg, n, sig | sig2);
+}
+
+void fmt_line_init_sig(struct fmt_line *l, const char *msg, size_t n, uint64_t sig)
+{
 	l->msg = msg;
 	l->n = n;
 	l->sig = sig;
 	if (++line_gen == 0) {
 		memset(occ_gen, 0, sizeof(occ_gen));
+		lit_line_gen = 0;
 		line_gen = 1;
 	}
 	l->gen = line_gen;
 }
 
+/*
+ * Set bit i of o where s[i] == c. Sixteen bytes a compare where SSE2 is
+ * there (every x86-64): a memchr() per occurrence costs more on short
+ * lines with many spaces.
+ */
+static void find_all(const unsigned char *s, size_t n, unsigned char c, uint64_t *o)
+{
+	size_t i = 0;
+#ifdef __SSE2__
+	const __m128i cc = _mm_set1_epi8((char)c);
+
+	for (; i + 16 <= n; i += 16) {
+		__m128i v = _mm_loadu_si128((const __m128i *)(s + i));
+		uint64_t bits = (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(v, cc));
+
+		o[i / 64] |= bits << (i % 64);	/* i % 64 is 0, 16, 32 or 48 */
+	}
+#endif
+	for (; i < n; i++)
+		o[i / 64] |= (uint64_t)(s[i] == c) << (i % 64);
+}
+
 static const uint64_t *line_occ(const struct fmt_line *l, unsigned char c)
 {
-	size_t nw = l->n / 64 + 1, i;
+	size_t nw = l->n / 64 + 1;
 	uint64_t *o;
 
 	if (nw > occ_nw) {
@@ -1141,15 +1248,8 @@ static const uint64_t *line_occ(const struct fmt_line *l, unsigned char c)
 	o = occ + (size_t)c * occ_nw;
 	if (occ_gen[c] == l->gen && l->gen == line_gen)
 		return o;
-	memset(o, 0, nw * sizeof(uint64_t));
-	for (i = 0; i < l->n; i++) {
-		const char *hit = memchr(l->msg + i, c, l->n - i);
-
-		if (!hit)
-			break;
-		i = hit - l->msg;
-		bit_set(o, i);
-	}
+	bits_clear(o, nw);
+	find_all((const unsigned char *)l->msg, l->n, c, o);
 	if (l->gen == line_gen)
 		occ_gen[c] = l->gen;
 	else
@@ -1185,6 +1285,60 @@ static const uint64_t *line_ere_suffix(const struct fmt_line *l, const struct er
 		ere_line[i].gen = l->gen == line_gen ? l->gen : 0;
 	}
 	return ere_line[i].bits;
+}
+
+/*
+ * Where a short literal ends in the line: the end positions p + len of
+ * every occurrence at p. Many formats begin with "%s" and one of a few
+ * literals (" ", ": ", "="); after the "%s" the literal can be anywhere,
+ * so their first two steps are the same for a line and done once.
+ */
+#define LIT_CACHE_MAX 16
+
+static struct {
+	uint32_t len;
+	unsigned char lit[LIT_CACHE_MAX];
+	uint64_t *bits;
+	size_t nw;
+} lit_line[16];
+static unsigned lit_line_n;	/* entries of line lit_line_gen */
+
+static const uint64_t *line_lit_ends(const struct fmt_line *l, const char *lit, size_t len)
+{
+	const unsigned char *m = (const unsigned char *)l->msg;
+	size_t nw = l->n / 64 + 1, i, p, w;
+	const uint64_t *o;
+
+	if (len > LIT_CACHE_MAX || l->gen != line_gen)
+		return NULL;
+	if (lit_line_gen != l->gen) {
+		lit_line_gen = l->gen;
+		lit_line_n = 0;
+	}
+	for (i = 0; i < lit_line_n; i++)
+		if (lit_line[i].len == len && !memcmp(lit_line[i].lit, lit, len))
+			return lit_line[i].bits;
+	if (lit_line_n == ARRAY_SIZE(lit_line))
+		return NULL;	/* a line with many: the rest step by step */
+	i = lit_line_n++;
+	if (lit_line[i].nw < nw) {
+		lit_line[i].nw = nw;
+		lit_line[i].bits = xrealloc(lit_line[i].bits, nw * sizeof(uint64_t));
+	}
+	bits_clear(lit_line[i].bits, nw);
+	o = line_occ(l, (unsigned char)lit[0]);
+	for (w = 0; w < nw; w++) {
+		uint64_t x = o[w];
+
+		for (; x; x &= x - 1) {
+			p = w * 64 + __builtin_ctzll(x);
+			if (p + len <= l->n && !memcmp(m + p + 1, lit + 1, len - 1))
+				bit_set(lit_line[i].bits, p + len);
+		}
+	}
+	lit_line[i].len = len;
+	memcpy(lit_line[i].lit, lit, len);
+	return lit_line[i].bits;
 }
 
 /* One conversion from every start position: validate each span. */
@@ -1373,7 +1527,7 @@ static enum fmt_result last_conv(const struct fmt *f, const struct fmt_tok *t,
 static enum fmt_result dp_match(const struct fmt *f, const struct fmt_line *l)
 {
 	const unsigned char *m = (const unsigned char *)l->msg;
-	size_t n = l->n, nw = n / 64 + 1, p, e, lim, elo, first, w;
+	size_t n = l->n, nw = n / 64 + 1, p, lim, elo, first, w;
 	uint64_t *cur, *nxt, *tmp;
 	unsigned long work = 0;
 	uint32_t ti;
@@ -1385,15 +1539,42 @@ static enum fmt_result dp_match(const struct fmt *f, const struct fmt_line *l)
 	}
 	cur = dp_buf;
 	nxt = dp_buf + nw;
-	memset(cur, 0, nw * sizeof(uint64_t));
+	bits_clear(cur, nw);
 	cur[0] = 1;	/* position 0 */
 	first = 0;
-	for (ti = 0; ti < f->ntok; ti++) {
+	ti = 0;
+	if (f->ntok > 2 && f->tok[0].kind == TK_WILD && f->tok[1].kind == TK_LIT) {
+		/* "%s: ..." - the first two steps, from the line's shared
+		 * ends of the literal: the same positions, bounds and work */
+		const struct fmt_tok *t = &f->tok[1];
+		const uint64_t *ends = line_lit_ends(l, f->lit + t->lit_off, t->lit_len);
+
+		if (ends) {
+			if (f->rest_min[1] > n)
+				return FMT_NOMATCH;
+			lim = n - f->rest_min[2];
+			elo = 0;
+			if (!f->open_end && f->rest_max[2] != FMT_INF && n > f->rest_max[2])
+				elo = n - f->rest_max[2];
+			any = false;
+			for (w = 0; w < nw; w++) {
+				cur[w] = ends[w] & range_mask(w, elo, lim);
+				any |= cur[w] != 0;
+			}
+			work += 2 * nw;
+			if (!any)
+				return FMT_NOMATCH;
+			first = bit_next(cur, nw, 0);
+			ti = 2;
+		}
+	}
+	for (; ti < f->ntok; ti++) {
 		const struct fmt_tok *t = &f->tok[ti];
 		uint32_t rest = f->rest_min[ti + 1];
 		int c0 = -1;
-		/* few starts: look at the bytes; many: use position sets */
-		bool dense = false;
+		/* few starts: look at the bytes; many: walk back from where
+		 * the next literal starts (spans_back()) */
+		bool dense;
 
 		if ((size_t)rest > n)
 			return FMT_NOMATCH;
@@ -1407,30 +1588,26 @@ static enum fmt_result dp_match(const struct fmt *f, const struct fmt_line *l)
 			c0 = (unsigned char)f->lit[f->tok[ti + 1].lit_off];
 		if (ti + 1 == f->ntok && t->kind != TK_LIT && t->kind != TK_WILD)
 			return last_conv(f, t, l, cur, first, &work);
-		for (w = first / 64, e = 0; w < nw && e <= 2; w++) {
-			uint64_t x = cur[w];
-
-			for (; x && e <= 2; x &= x - 1)
-				e++;
-		}
-		dense = e > 2;
-		memset(nxt, 0, nw * sizeof(uint64_t));
+		dense = c0 >= 0 && t->max != FMT_INF && more_than_two(cur, first / 64, nw);
+		bits_clear(nxt, nw);
 		any = false;
 		switch (t->kind) {
 		case TK_LIT: {
 			const unsigned char *lit = (const unsigned char *)f->lit + t->lit_off;
 			size_t len = t->lit_len;
-			const uint64_t *o = dense ? line_occ(l, lit[0]) : NULL;
 
+			/* the starts mostly come filtered by the first byte
+			 * already (c0 above): compare it before calling */
 			for (w = first / 64; w <= lim / 64; w++) {
-				uint64_t x = o ? cur[w] & o[w] : cur[w];
+				uint64_t x = cur[w];
 
 				while (x) {
 					p = w * 64 + __builtin_ctzll(x);
 					x &= x - 1;
 					if (p + len > lim)
 						break;
-					if (p + len >= elo && !memcmp(m + p, lit, len)) {
+					if (p + len >= elo && m[p] == lit[0] &&
+					    !memcmp(m + p + 1, lit + 1, len - 1)) {
 						bit_set(nxt, p + len);
 						any = true;
 					}
@@ -1452,7 +1629,7 @@ static enum fmt_result dp_match(const struct fmt *f, const struct fmt_line *l)
 			break;
 		}
 		case TK_ERE:
-			if (dense && c0 >= 0 && t->max != FMT_INF) {
+			if (dense) {
 				any = spans_back(t, m, n, cur, nxt, first, lim, elo,
 						 line_occ(l, c0), &work);
 				break;
@@ -1466,7 +1643,7 @@ static enum fmt_result dp_match(const struct fmt *f, const struct fmt_line *l)
 			any = spans(t, m, n, cur, nxt, first, lim, elo, c0, &work);
 			break;
 		default:
-			if (dense && c0 >= 0 && t->max != FMT_INF)
+			if (dense)
 				any = spans_back(t, m, n, cur, nxt, first, lim, elo,
 						 line_occ(l, c0), &work);
 			else
@@ -1517,6 +1694,8 @@ enum fmt_result fmt_match_line(const struct fmt *f, struct fmt_line *l)
 	const char *msg = l->msg;
 	size_t n = l->n;
 
+	if (f->any)
+		return FMT_FULL;
 	if ((f->need_sig & ~l->sig) || !precheck(f, msg, n))
 		return FMT_NOMATCH;
 	if (f->simple) {

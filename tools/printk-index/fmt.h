@@ -67,23 +67,26 @@ struct fmt_tok {
 };
 
 struct fmt {
-	struct fmt_tok *tok;
-	uint32_t ntok;
-	char *lit;		/* all literal bytes, back to back */
-	uint32_t lit_bytes;	/* specificity, trailing newline excluded */
-	uint32_t lit_nonspace;
-	uint32_t nconv;
-	uint32_t min_len, max_len;
+	/* what every try reads first, together: fewer cache lines a try */
+	bool any;		/* one "anything" token: prints every line */
+	bool simple;		/* only literals and "anything" */
 	bool open_end;		/* no newline: KERN_CONT text may follow */
-	bool stopped;		/* ended at a conversion vsprintf rejects */
-	bool generic;		/* lit_nonspace < FMT_GENERIC_LITERALS */
+	bool can_be_empty;
+	uint32_t ntok;
+	uint32_t min_len, max_len;
+	struct fmt_tok *tok;
+	char *lit;		/* all literal bytes, back to back */
 	uint32_t *rest_min, *rest_max;	/* bounds of tokens i..ntok-1 */
-	uint64_t need[4];	/* bytes every rendering contains */
-	uint64_t need_sig;	/* the same, folded as fmt_sig_bit() */
 	uint64_t first[4];	/* bytes a non-empty rendering can start with */
 	uint64_t last[4];	/* ... and end with (closed formats only) */
-	bool can_be_empty;
-	bool simple;		/* only literals and "anything" */
+	/* ranking: read on a hit */
+	uint32_t lit_bytes;	/* specificity, trailing newline excluded */
+	uint32_t nconv;
+	bool generic;		/* lit_nonspace < FMT_GENERIC_LITERALS */
+	bool stopped;		/* ended at a conversion vsprintf rejects */
+	uint32_t lit_nonspace;
+	uint64_t need[4];	/* bytes every rendering contains */
+	uint64_t need_sig;	/* the same, folded as fmt_sig_bit() */
 };
 
 /* Never fails: whatever the bytes, they are something vsprintf accepts. */
@@ -125,7 +128,12 @@ static inline uint64_t fmt_sig_bit(unsigned char c)
 	return 1ULL << ((c ^ (c >> 6)) & 63);
 }
 
+extern const uint64_t fmt_sig_bits[256];	/* fmt_sig_bit() of each byte */
+
 void fmt_line_init(struct fmt_line *l, const char *msg, size_t n);
+/* The same, with the signature already known (every fmt_sig_bit() of
+ * msg or-ed): the matcher computes it while it scans the line anyway. */
+void fmt_line_init_sig(struct fmt_line *l, const char *msg, size_t n, uint64_t sig);
 enum fmt_result fmt_match_line(const struct fmt *f, struct fmt_line *l);
 
 /* The earlier backtracking matcher, same answers (bar its step budget):

@@ -227,6 +227,41 @@ static int cmp_cand(const void *a, const void *b)
 	return x->fmt < y->fmt ? -1 : x->fmt > y->fmt;
 }
 
+static bool level_ok(const struct pi_entry *e, int level)
+{
+	return level < 0 || e->level == PI_LEVEL_DEFAULT || e->level == level;
+}
+
+/*
+ * The entry of format k a line of this level is attributed to, and how
+ * many entries accept the level.
+ */
+static const struct pi_entry *pick_entry(const struct matcher *m, uint32_t k, int level,
+					 uint32_t *cnt)
+{
+	const struct pi_entry *pick = NULL;
+	uint32_t e;
+
+	*cnt = 0;
+	for (e = m->ent_start[k]; e < m->ent_start[k + 1]; e++) {
+		const struct pi_entry *ent = &m->idx->v[m->ents[e]];
+
+		if (!level_ok(ent, level))
+			continue;
+		(*cnt)++;
+		/* an entry with the exact level beats a default one */
+		if (!pick || (pick->level != level && ent->level == level))
+			pick = ent;
+	}
+	return pick;
+}
+
+static struct cand_ref cand_ref(const struct matcher *m, uint32_t k)
+{
+	return (struct cand_ref){ .need_sig = m->fmts[k].need_sig, .fmt = k,
+				  .generic = m->fmts[k].generic };
+}
+
 void matcher_build(struct matcher *m, const struct pi_index *idx)
 {
 	struct count_ctx cc = { 0 };
@@ -273,7 +308,7 @@ void matcher_build(struct matcher *m, const struct pi_index *idx)
 	for (i = 0; i < ncand; i++) {
 		uint32_t slot = gram_mix(cands[i].gram) & m->slot_mask;
 
-		m->post[i].fmt = cands[i].fmt;
+		m->post[i].c = cand_ref(m, cands[i].fmt);
 		m->post[i].min_off = cands[i].min_off;
 		m->post[i].max_off = cands[i].max_off;
 		if (i && cands[i].gram == cands[i - 1].gram)
@@ -290,20 +325,28 @@ void matcher_build(struct matcher *m, const struct pi_index *idx)
 	free(cands);
 
 	for (i = 0; i < 257; i++) {
-		m->al_spec[i] = xcalloc(m->nanchorless, sizeof(uint32_t));
-		m->al_gen[i] = xcalloc(m->nanchorless, sizeof(uint32_t));
+		m->al_spec[i] = xcalloc(m->nanchorless, sizeof(struct cand_ref));
+		m->al_gen[i] = xcalloc(m->nanchorless, sizeof(struct cand_ref));
 		for (k = 0; k < m->nanchorless; k++) {
 			const struct fmt *f = &m->fmts[m->anchorless[k]];
 
 			if (i < 256 && !cls_has(f->first, i))
 				continue;
 			if (f->generic)
-				m->al_gen[i][m->nal_gen[i]++] = m->anchorless[k];
+				m->al_gen[i][m->nal_gen[i]++] = cand_ref(m, m->anchorless[k]);
 			else
-				m->al_spec[i][m->nal_spec[i]++] = m->anchorless[k];
+				m->al_spec[i][m->nal_spec[i]++] = cand_ref(m, m->anchorless[k]);
 		}
 	}
-	m->deferred = xcalloc(m->nfmt, sizeof(uint32_t));
+	/* lines without a level (plain dmesg) rank the same entries always */
+	m->pick_any = xcalloc(m->nfmt + 1, sizeof(*m->pick_any));
+	for (k = 0; k < m->nfmt; k++) {
+		uint32_t cnt;
+
+		m->pick_any[k] = pick_entry(m, k, -1, &cnt);
+	}
+	m->deferred = xcalloc(m->nfmt, sizeof(struct cand_ref));
+	m->spec = xcalloc(m->nfmt, sizeof(struct cand_ref));
 	m->stamp = xcalloc(m->nfmt, sizeof(uint32_t));
 	m->hits = xcalloc(m->nfmt, sizeof(uint32_t));
 	m->hit_kind = xcalloc(m->nfmt, 1);
@@ -327,6 +370,8 @@ void matcher_free(struct matcher *m)
 		free(m->al_gen[k]);
 	}
 	free(m->deferred);
+	free(m->pick_any);
+	free(m->spec);
 	free(m->stamp);
 	free(m->hits);
 	free(m->hit_kind);
@@ -335,19 +380,13 @@ void matcher_free(struct matcher *m)
 
 /* --- matching ------------------------------------------------------ */
 
-static bool level_ok(const struct pi_entry *e, int level)
-{
-	return level < 0 || e->level == PI_LEVEL_DEFAULT || e->level == level;
-}
-
 /* A hit counts only if one of the format's entries has a fitting level. */
-static void try_fmt(struct matcher *m, uint32_t k, struct fmt_line *l, int level)
+static void try_match(struct matcher *m, const struct cand_ref *c, struct fmt_line *l,
+		      int level)
 {
 	enum fmt_result r;
-	uint32_t e;
+	uint32_t e, k = c->fmt;
 
-	m->stamp[k] = m->cur;
-	m->tried++;
 	r = fmt_match_line(&m->fmts[k], l);
 	if (r == FMT_NOMATCH)
 		return;
@@ -360,11 +399,22 @@ static void try_fmt(struct matcher *m, uint32_t k, struct fmt_line *l, int level
 	}
 }
 
+/* Inline: half the candidates end at their signature, without a call */
+static inline void try_fmt(struct matcher *m, const struct cand_ref *c,
+			   struct fmt_line *l, int level)
+{
+	m->tried++;
+	/* fmt_match_line() would say the same, from the format's data */
+	if (!(c->need_sig & ~l->sig))
+		try_match(m, c, l, level);
+}
+
 void matcher_match(struct matcher *m, const char *msg, size_t n, int level,
 		   struct match_result *r)
 {
 	const unsigned char *s = (const unsigned char *)msg;
 	uint32_t best_k = UINT32_MAX, k, h, b0;
+	uint64_t sig = 0;
 	int best_kind = 0;
 	size_t i;
 
@@ -378,16 +428,19 @@ void matcher_match(struct matcher *m, const char *msg, size_t n, int level,
 	memset(r, 0, sizeof(*r));
 	m->nhits = 0;
 	m->ndeferred = 0;
-	fmt_line_init(&line, msg, n);
+	m->nspec = 0;
 	if (++m->cur == 0) {	/* generation wrapped: forget old stamps */
 		memset(m->stamp, 0, m->nfmt * sizeof(uint32_t));
 		m->cur = 1;
 	}
 
+	/* collect the candidates first: the scan visits every byte, so it
+	 * also computes the line's byte signature the tries need */
 	for (i = 0; i + GRAM <= n; i++) {
 		uint32_t g = load_gram(s + i), hh = gram_hash(g), slot;
 		const struct gram_slot *sl;
 
+		sig |= fmt_sig_bits[s[i]];
 		if (!(m->filter[hh / 64 % ARRAY_SIZE(m->filter)] >> (hh % 64) & 1))
 			continue;
 		for (slot = gram_mix(g) & m->slot_mask;; slot = (slot + 1) & m->slot_mask) {
@@ -398,43 +451,47 @@ void matcher_match(struct matcher *m, const char *msg, size_t n, int level,
 		for (k = 0; k < sl->count; k++) {
 			const struct posting *p = &m->post[sl->start + k];
 
-			if (i < p->min_off || i > p->max_off || m->stamp[p->fmt] == m->cur)
+			if (i < p->min_off || i > p->max_off || m->stamp[p->c.fmt] == m->cur)
 				continue;
-			if (m->fmts[p->fmt].generic) {
-				m->stamp[p->fmt] = m->cur;
-				m->deferred[m->ndeferred++] = p->fmt;
-				continue;
+			m->stamp[p->c.fmt] = m->cur;
+			if (p->c.generic)
+				m->deferred[m->ndeferred++] = p->c;
+			else {
+				/* tried after the scan: start loading it (an
+				 * index is larger than the caches) */
+				__builtin_prefetch(&m->fmts[p->c.fmt]);
+				m->spec[m->nspec++] = p->c;
 			}
-			try_fmt(m, p->fmt, &line, level);
 		}
 	}
+	for (; i < n; i++)
+		sig |= fmt_sig_bits[s[i]];
+	fmt_line_init_sig(&line, msg, n, sig);
+	for (k = 0; k < m->nspec; k++)
+		try_fmt(m, &m->spec[k], &line, level);
 	b0 = n ? s[0] : 256;
 	for (k = 0; k < m->nal_spec[b0]; k++)
-		try_fmt(m, m->al_spec[b0][k], &line, level);
+		try_fmt(m, &m->al_spec[b0][k], &line, level);
 	if (!m->nhits || m->always_generic) {
 		/* nothing specific: what generic formats can print it? */
 		for (k = 0; k < m->ndeferred; k++)
-			try_fmt(m, m->deferred[k], &line, level);
+			try_fmt(m, &m->deferred[k], &line, level);
 		for (k = 0; k < m->nal_gen[b0]; k++)
-			try_fmt(m, m->al_gen[b0][k], &line, level);
+			try_fmt(m, &m->al_gen[b0][k], &line, level);
 	}
 
 	/* rank: literal bytes, then full over prefix match, then fewer
 	 * conversions, then index order */
 	for (h = 0; h < m->nhits; h++) {
-		uint32_t fk = m->hits[h], cnt = 0, e;
+		uint32_t fk = m->hits[h], cnt;
 		const struct fmt *f = &m->fmts[fk], *b;
-		const struct pi_entry *pick = NULL;
+		const struct pi_entry *pick;
 
-		for (e = m->ent_start[fk]; e < m->ent_start[fk + 1]; e++) {
-			const struct pi_entry *ent = &m->idx->v[m->ents[e]];
-
-			if (!level_ok(ent, level))
-				continue;
-			cnt++;
-			/* an entry with the exact level beats a default one */
-			if (!pick || (pick->level != level && ent->level == level))
-				pick = ent;
+		if (level < 0) {	/* every entry: worked out once */
+			cnt = m->ent_start[fk + 1] - m->ent_start[fk];
+			pick = m->pick_any[fk];
+		} else {
+			pick = pick_entry(m, fk, level, &cnt);
 		}
 		if (!cnt)
 			continue;

@@ -28,8 +28,19 @@
 
 #define GRAM 4
 
-struct posting {
+/*
+ * A format to try, with what decides most tries without touching the
+ * format itself (a cache miss each): about half of the candidates lack
+ * a byte their literal text needs.
+ */
+struct cand_ref {
+	uint64_t need_sig;	/* fmt->need_sig */
 	uint32_t fmt;
+	bool generic;		/* fmt->generic */
+};
+
+struct posting {
+	struct cand_ref c;
 	uint32_t min_off, max_off;	/* where the gram can start */
 };
 
@@ -44,6 +55,7 @@ struct matcher {
 	uint32_t nfmt;
 	uint32_t *ent_start, *ent_count;	/* entries of each format... */
 	uint32_t *ents;				/* ...listed here */
+	const struct pi_entry **pick_any;	/* best entry for a line without level */
 	uint64_t filter[(1 << 16) / 64];
 	struct gram_slot *slots;
 	uint32_t slot_mask;
@@ -52,11 +64,13 @@ struct matcher {
 	uint32_t nanchorless;
 	/* anchorless formats by the first byte they can print, specific
 	 * ones and generic ones apart; [256] = all (for empty lines) */
-	uint32_t *al_spec[257], *al_gen[257];
+	struct cand_ref *al_spec[257], *al_gen[257];
 	uint32_t nal_spec[257], nal_gen[257];
-	uint32_t *deferred;	/* generic anchored candidates of this line */
+	struct cand_ref *deferred;	/* generic anchored candidates of this line */
 	uint32_t ndeferred;
-	uint32_t *stamp;	/* per format: last line it was tried on */
+	struct cand_ref *spec;	/* specific anchored candidates of this line */
+	uint32_t nspec;
+	uint32_t *stamp;	/* per anchored format: last line it was seen on */
 	uint32_t cur;
 	uint32_t *hits;		/* formats matched on the current line */
 	uint8_t *hit_kind;	/* their enum fmt_result */

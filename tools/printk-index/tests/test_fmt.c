@@ -285,6 +285,70 @@ static void props(const char *s, uint32_t lit, uint32_t nonspace, bool generic, 
 	fmt_free(&f);
 }
 
+/*
+ * The "anything" shape (f->any) answers without matching: check the flag
+ * and the answer against the backtracking matcher, which never uses it.
+ */
+static void any_shape(const char *s, bool any, const char *msg, enum fmt_result want)
+{
+	struct fmt f;
+
+	fmt_compile(&f, s, strlen(s));
+	CHECK_INT(f.any, any);
+	CHECK_INT(fmt_match(&f, msg, strlen(msg)), want);
+	CHECK_INT(fmt_match_backtrack(&f, msg, strlen(msg)), want);
+	fmt_free(&f);
+}
+
+/*
+ * Formats beginning "%s" + literal share that literal's end positions on
+ * one line (line_lit_ends()): several formats on the same struct
+ * fmt_line, exact answers, the backtracking matcher agreeing. Some shapes
+ * must not take the shortcut (a literal over 16 bytes, no literal after
+ * the "%s", a literal first) and must answer the same way.
+ */
+static void shared_line(void)
+{
+	static const struct {
+		const char *fmt;
+		enum fmt_result want;
+	} fs[] = {
+		{ "%s: up %d Mbps\n", N },	/* %d pads with no spaces */
+		{ "%s: up %5d Mbps\n", F },
+		{ "%s: up %6d Mbps\n", N },
+		{ "%s: up %5d\n", N },
+		{ "%s: up %5d", P },
+		{ "%s: up %-5d", N },		/* left-justified: no leading blank */
+		{ "%s: %s %d Mbps\n", F },
+		{ "%s %s: up %5d Mbps\n", F },
+		{ "%s: up %5x Mbps\n", F },
+		{ "%s=%d\n", N },
+		{ "%s: up %5d Mbps, %s\n", N },
+		{ "%s: up   100 Mbps and then some: %d\n", N },	/* > 16 bytes */
+		{ "%s%d Mbps\n", F },				/* no literal */
+		{ "eth0 0000:03: up %5d Mbps\n", F },		/* literal first */
+		{ "eth0: up %5d Mbps\n", N },
+	};
+	const char *msg = "eth0 0000:03: up   100 Mbps";
+	struct fmt_line l;
+	size_t i;
+
+	fmt_line_init(&l, msg, strlen(msg));
+	for (i = 0; i < ARRAY_SIZE(fs); i++) {
+		struct fmt f;
+
+		fmt_compile(&f, fs[i].fmt, strlen(fs[i].fmt));
+		if (fmt_match_line(&f, &l) == fs[i].want &&
+		    fmt_match_backtrack(&f, msg, strlen(msg)) == fs[i].want)
+			t_pass++;
+		else
+			T_FAIL("\"%s\" on \"%s\" (shared line): got %d/%d, expected %d",
+			       fs[i].fmt, msg, fmt_match_line(&f, &l),
+			       fmt_match_backtrack(&f, msg, strlen(msg)), fs[i].want);
+		fmt_free(&f);
+	}
+}
+
 static void render_all(void)
 {
 	struct pi_index idx;
@@ -346,6 +410,23 @@ void test_fmt(void)
 	props("%s%s%s\n", 0, 0, true, false, 3);
 	props("100%%\n", 4, 4, false, false, 0);
 	props("a\nbcdef %d\n", 1, 1, true, false, 0);
+
+	any_shape("%s\n", true, "anything: 12", F);
+	any_shape("%s\n", true, "", F);
+	any_shape("%s%s%pV\n", true, "a b", F);
+	any_shape("%s", true, "a b", F);	/* full, not a prefix */
+	any_shape("%*s", true, "   ", F);
+	any_shape("%s%.*s", true, "xyz", F);
+	any_shape("%s\nsecond %d\n", true, "x", F);	/* first line only */
+	/* not "anything": bounded, literal, other conversions, empty */
+	any_shape("%5s\n", false, "abc", N);
+	any_shape("%.2s\n", false, "abc", N);
+	any_shape("%s:\n", false, "abc", N);
+	any_shape("%c", false, "abc", P);
+	any_shape("%s%d\n", false, "abc", N);
+	any_shape("", false, "abc", P);
+	any_shape("\n", false, "abc", N);
+	shared_line();
 
 	/* validators on their own */
 	{

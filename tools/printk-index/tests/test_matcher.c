@@ -96,5 +96,32 @@ void test_matcher(void)
 		t("anything", -1, MATCH_NONE, NULL, 0, false);
 		matcher_free(&m);
 	}
+	/* one format, entries of several levels: a line without level is
+	 * attributed to the first default-level entry, a line with one to
+	 * the first entry of that level, else the first default one */
+	{
+		static const char lv[] = PI_HEADER "\n"
+			"<4> a.c:1 warn \"disk %d gone\\n\"\n"
+			"<-1> a.c:2 dflt \"disk %d gone\\n\"\n"
+			"<3> a.c:3 err \"disk %d gone\\n\"\n"
+			"<-1> a.c:4 dflt2 \"disk %d gone\\n\"\n"
+			"<6> b.c:1 info \"tape %d gone\\n\"\n"
+			"<3> b.c:2 err2 \"tape %d gone\\n\"\n";
+
+		pi_index_free(&idx);
+		pi_index_init(&idx);
+		f = fmemopen((void *)lv, sizeof(lv) - 1, "r");
+		CHECK_INT(pi_load_stream(&idx, f, "m", &err), 0);
+		fclose(f);
+		matcher_build(&m, &idx);
+		t("disk 3 gone", -1, MATCH_SPECIFIC, "dflt", 4, false);
+		t("disk 3 gone", 3, MATCH_SPECIFIC, "err", 3, false);
+		t("disk 3 gone", 4, MATCH_SPECIFIC, "warn", 3, false);
+		t("disk 3 gone", 6, MATCH_SPECIFIC, "dflt", 2, false);
+		t("tape 3 gone", -1, MATCH_SPECIFIC, "info", 2, false);
+		t("tape 3 gone", 3, MATCH_SPECIFIC, "err2", 1, false);
+		t("tape 3 gone", 5, MATCH_NONE, NULL, 0, false);
+		matcher_free(&m);
+	}
 	pi_index_free(&idx);
 }
