@@ -289,7 +289,12 @@ static void int_tok(struct fmt_tok *t, int base, bool upper, bool is_signed, int
 		cls_set(t->cls, '-');
 		cls_set(t->cls, '+');
 	}
+	/* number() pads to the width and prints at least prec digits; the
+	 * tight bound also keeps a long precision after a "%s" from costing
+	 * the matcher a try at every split of the line */
 	t->min = t->width > 0 ? (uint32_t)t->width : 1;
+	if (t->prec > (int32_t)t->min)
+		t->min = t->prec;
 	if (t->width == W_STAR || t->prec == W_STAR) {
 		t->max = FMT_INF;
 	} else {
