@@ -318,6 +318,23 @@ static int32_t read_num(const char *s, size_t len, size_t *i)
 	return v > MAX_WIDTH ? MAX_WIDTH : (int32_t)v;
 }
 
+/*
+ * A literal precision as format_decode() keeps it: skip_atoi()'s int
+ * (wrapping, -fno-strict-overflow) stored in printf_spec's 16-bit signed
+ * bitfield, a negative result meaning 0. So "%.40000d" has precision 0
+ * and "%.70000d" 4464; the '*' clamp to 32767 (set_precision()) is W_STAR.
+ */
+static int32_t read_prec(const char *s, size_t len, size_t *i)
+{
+	uint32_t v = 0;
+	int16_t p;
+
+	while (*i < len && s[*i] >= '0' && s[*i] <= '9')
+		v = v * 10 + (s[(*i)++] - '0');
+	p = (int16_t)v;
+	return p < 0 ? 0 : p;
+}
+
 static bool is_alnum(char c)
 {
 	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
@@ -476,7 +493,7 @@ void fmt_compile(struct fmt *f, const char *s, size_t len)
 		if (i < len && s[i] == '.') {
 			i++;
 			if (i < len && s[i] >= '0' && s[i] <= '9') {
-				tmp.prec = read_num(s, len, &i);
+				tmp.prec = read_prec(s, len, &i);
 			} else if (i < len && s[i] == '*') {
 				tmp.prec = W_STAR;
 				i++;

@@ -63,6 +63,15 @@ static const struct {
 	{ "%.3d\n", "7", N },
 	{ "%.3d\n", "1234", F },
 	{ "%.3d\n", "-007", F },
+	/* a literal precision is kept in 16 bits, negative meaning 0 */
+	{ "%.32767x\n", "5", N },
+	{ "%.40000x\n", "5", F },	/* -25536: 0 */
+	{ "%.65537x\n", "5", F },	/* 1 */
+	{ "%.65538x\n", "5", N },	/* 2 */
+	{ "%.65538x\n", "05", F },
+	{ "%.4294967298x\n", "05", F },	/* the int wraps first: 2 */
+	{ "%.65536s|\n", "|", F },
+	{ "%.65536s|\n", "abc|", N },
 	/* width, flags */
 	{ "%5d\n", "   42", F },
 	{ "%5d\n", "42", N },
@@ -343,6 +352,9 @@ static void long_precision(void)
 	fmt_free(&f);
 	fmt_compile(&f, "%.*d", 4);
 	CHECK_INT(f.tok[0].min, 1);
+	fmt_free(&f);
+	fmt_compile(&f, "%.70000d", 8);
+	CHECK_INT(f.tok[0].prec, 4464);
 	fmt_free(&f);
 
 	for (i = 0; i < ARRAY_SIZE(fmts); i++) {
