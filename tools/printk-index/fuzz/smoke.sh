@@ -11,6 +11,12 @@
 set -uo pipefail
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/printk-index-fuzz.XXXXXX") || exit 1
 passed=0 failed=0
+# Same seed, same runs: the same inputs, given two more things. libFuzzer
+# learns from the operands of comparisons, pointers among them, so the
+# addresses must not move (no ASLR); and it must not re-read its corpus
+# folder once a second (-reload=0), which depends on timing.
+norand=
+setarch "$(uname -m)" -R true 2>/dev/null && norand="setarch $(uname -m) -R"
 
 for arg in "$@"; do
 	f=${arg%:*} runs=${arg##*:}
@@ -23,7 +29,7 @@ for arg in "$@"; do
 	start=$SECONDS
 	# The first folder gets the new inputs; the seeds are only read.
 	# A per-input timeout turns a hang into a failure, not a stuck test.
-	"./$f" -seed=1 -runs="$runs" -max_len=$ml -timeout=60 \
+	$norand "./$f" -seed=1 -runs="$runs" -reload=0 -max_len=$ml -timeout=60 \
 		-artifact_prefix="$dir/" "$dir/corpus" "fuzz/seeds/$name" \
 		>"$dir/log" 2>&1
 	rc=$?
