@@ -28,6 +28,21 @@ if [ -f "$top/tools/printk-index/Makefile" ]; then
 		read -r p _ f _ <<< "${line//,/}"
 		passed=$((passed + p)) failed=$((failed + f))
 	fi
+
+	# A short, deterministic libFuzzer + ASan/UBSan run of every harness
+	# (make fuzz runs longer). Without clang this fails: make deps installs it.
+	out=$(make -s -C "$top/tools/printk-index" fuzz-smoke 2>&1)
+	line=$(echo "$out" | grep -E '^[0-9]+ passed, [0-9]+ failed' | tail -n 1)
+	if [ -z "$line" ]; then
+		echo "$out" | tail -n 30
+		echo "host-test: printk-index fuzz: the fuzz run did not report (clang with libFuzzer missing? make deps)"
+		failed=$((failed + 1))
+	else
+		echo "$out" | grep -E '^(FAIL|    #|fuzz-smoke: kept)' | head -n 50
+		echo "host-test: printk-index fuzz: $line"
+		read -r p _ f _ <<< "${line//,/}"
+		passed=$((passed + p)) failed=$((failed + f))
+	fi
 fi
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]

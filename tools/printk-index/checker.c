@@ -273,7 +273,7 @@ static uint32_t tok_compile(const struct fmt *f, const struct fmt_tok *t,
 	}
 	ck_tok_regex(t, &re);
 	if (rx_parse(&rx, re.p, re.len, &err)) {
-		/* only a width or precision beyond RX_MAX_REPEAT ("%.65535o")
+		/* only a width or precision beyond RX_MAX_REPEAT ("%.30000o")
 		 * gets here: too large, like an automaton over RX_MAX_STATES */
 		a->too_big = true;
 		sbuf_free(&re);

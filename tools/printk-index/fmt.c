@@ -292,7 +292,12 @@ static void int_tok(struct fmt_tok *t, int base, bool upper, bool is_signed, int
 		cls_set(t->cls, '-');
 		cls_set(t->cls, '+');
 	}
+	/* number() pads to the width and prints at least prec digits; the
+	 * tight bound also keeps a long precision after a "%s" from costing
+	 * the matcher a try at every split of the line */
 	t->min = t->width > 0 ? (uint32_t)t->width : 1;
+	if (t->prec > (int32_t)t->min)
+		t->min = t->prec;
 	if (t->width == W_STAR || t->prec == W_STAR) {
 		t->max = FMT_INF;
 	} else {
@@ -314,6 +319,23 @@ static int32_t read_num(const char *s, size_t len, size_t *i)
 		(*i)++;
 	}
 	return v > MAX_WIDTH ? MAX_WIDTH : (int32_t)v;
+}
+
+/*
+ * A literal precision as format_decode() keeps it: skip_atoi()'s int
+ * (wrapping, -fno-strict-overflow) stored in printf_spec's 16-bit signed
+ * bitfield, a negative result meaning 0. So "%.40000d" has precision 0
+ * and "%.70000d" 4464; the '*' clamp to 32767 (set_precision()) is W_STAR.
+ */
+static int32_t read_prec(const char *s, size_t len, size_t *i)
+{
+	uint32_t v = 0;
+	int16_t p;
+
+	while (*i < len && s[*i] >= '0' && s[*i] <= '9')
+		v = v * 10 + (s[(*i)++] - '0');
+	p = (int16_t)v;
+	return p < 0 ? 0 : p;
 }
 
 static bool is_alnum(char c)
@@ -502,7 +524,7 @@ void fmt_compile(struct fmt *f, const char *s, size_t len)
 		if (i < len && s[i] == '.') {
 			i++;
 			if (i < len && s[i] >= '0' && s[i] <= '9') {
-				tmp.prec = read_num(s, len, &i);
+				tmp.prec = read_prec(s, len, &i);
 			} else if (i < len && s[i] == '*') {
 				tmp.prec = W_STAR;
 				i++;

@@ -13,6 +13,13 @@
 #include "index.h"
 #include "matcher.h"
 
+/*
+ * printk keeps at most LOG_LINE_MAX - 1 bytes of a record's text (6.1:
+ * 1024 - 32), so no longer line is ever matched; the matcher's work budget
+ * is sized for real lines and may give up on a 65,535-column "%-*s".
+ */
+#define LOG_LINE_MAX 992
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	const char *s = (const char *)data;
@@ -38,7 +45,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 
 	fmt_render(&f, &out, size);
-	if (out.len && !memchr(out.p, '\n', out.len) &&
+	if (out.len && out.len < LOG_LINE_MAX && !memchr(out.p, '\n', out.len) &&
 	    fmt_match(&f, out.p, out.len) == FMT_NOMATCH) {
 		fprintf(stderr, "sample '%s' rejected\n", out.p);
 		__builtin_trap();

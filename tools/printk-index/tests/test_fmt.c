@@ -63,6 +63,15 @@ static const struct {
 	{ "%.3d\n", "7", N },
 	{ "%.3d\n", "1234", F },
 	{ "%.3d\n", "-007", F },
+	/* a literal precision is kept in 16 bits, negative meaning 0 */
+	{ "%.32767x\n", "5", N },
+	{ "%.40000x\n", "5", F },	/* -25536: 0 */
+	{ "%.65537x\n", "5", F },	/* 1 */
+	{ "%.65538x\n", "5", N },	/* 2 */
+	{ "%.65538x\n", "05", F },
+	{ "%.4294967298x\n", "05", F },	/* the int wraps first: 2 */
+	{ "%.65536s|\n", "|", F },
+	{ "%.65536s|\n", "abc|", N },
 	/* width, flags */
 	{ "%5d\n", "   42", F },
 	{ "%5d\n", "42", N },
@@ -383,6 +392,59 @@ static void render_all(void)
 	pi_index_free(&idx);
 }
 
+/*
+ * number() prints at least prec digits, so a long precision after a "%s"
+ * must not leave the matcher trying every split of the line (it used to
+ * run out of its work budget on the sample of "%s%-0.8333lx").
+ */
+static void long_precision(void)
+{
+	static const char *const fmts[] = { "%s%-0.8333lx", "%s%.2100x|", "%s%08.3000d" };
+	struct sbuf m = { 0 };
+	struct fmt f;
+	size_t i, k, short_by;
+	enum fmt_result r;
+
+	fmt_compile(&f, "%.8333lx", 8);
+	CHECK_INT(f.tok[0].min, 8333);
+	fmt_free(&f);
+	fmt_compile(&f, "%5.3d", 5);
+	CHECK_INT(f.tok[0].min, 5);
+	fmt_free(&f);
+	fmt_compile(&f, "%*.4d", 5);
+	CHECK_INT(f.tok[0].min, 4);
+	fmt_free(&f);
+	fmt_compile(&f, "%.*d", 4);
+	CHECK_INT(f.tok[0].min, 1);
+	fmt_free(&f);
+	fmt_compile(&f, "%.70000d", 8);
+	CHECK_INT(f.tok[0].prec, 4464);
+	fmt_free(&f);
+
+	for (i = 0; i < ARRAY_SIZE(fmts); i++) {
+		int prec = atoi(strchr(fmts[i], '.') + 1);
+		bool bar = fmts[i][strlen(fmts[i]) - 1] == '|';
+
+		fmt_compile(&f, fmts[i], strlen(fmts[i]));
+		/* "tty1", then exactly prec digits; then one digit short */
+		for (short_by = 0; short_by <= 1; short_by++) {
+			sbuf_reset(&m);
+			sbuf_add(&m, "tty1", 4);
+			for (k = 0; k + 2 + short_by < (size_t)prec; k++)
+				sbuf_addc(&m, '0');
+			sbuf_add(&m, "42|", bar ? 3 : 2);
+			r = fmt_match(&f, m.p, m.len);
+			if (r != (short_by ? FMT_NOMATCH : FMT_FULL))
+				T_FAIL("\"%s\" on %zu digits: got %d", fmts[i],
+				       (size_t)prec - short_by, r);
+			else
+				t_pass++;
+		}
+		fmt_free(&f);
+	}
+	sbuf_free(&m);
+}
+
 void test_fmt(void)
 {
 	size_t i;
@@ -463,5 +525,6 @@ void test_fmt(void)
 		fmt_free(&f);
 		sbuf_free(&b);
 	}
+	long_precision();
 	render_all();
 }
