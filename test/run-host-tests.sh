@@ -15,34 +15,31 @@ f=${f:-0}
 echo "host-test: harness: $((n - f)) passed, $f failed"
 passed=$((passed + n - f)) failed=$((failed + f))
 
-if [ -f "$top/tools/printk-index/Makefile" ]; then
-	out=$(make -s -C "$top/tools/printk-index" test SHARED_DATA="${SHARED:-$top/../shared}/data" 2>&1)
+# tally NAME SHOW_RE MISSING_HINT OUTPUT: add the "N passed, M failed" line
+# of OUTPUT to the totals, showing its lines that match SHOW_RE; no such line
+# is one failure.
+tally() {
+	local name=$1 show=$2 hint=$3 out=$4 line p f
 	line=$(echo "$out" | grep -E '^[0-9]+ passed, [0-9]+ failed' | tail -n 1)
 	if [ -z "$line" ]; then
 		echo "$out" | tail -n 30
-		echo "host-test: printk-index: the tool's tests did not report"
+		echo "host-test: $name: did not report$hint"
 		failed=$((failed + 1))
-	else
-		echo "$out" | grep -E '^(FAIL|not ok)' | head -n 50
-		echo "host-test: printk-index: $line"
-		read -r p _ f _ <<< "${line//,/}"
-		passed=$((passed + p)) failed=$((failed + f))
+		return
 	fi
+	echo "$out" | grep -E "$show" | head -n 50
+	echo "host-test: $name: $line"
+	read -r p _ f _ <<< "${line//,/}"
+	passed=$((passed + p)) failed=$((failed + f))
+}
 
+if [ -f "$top/tools/printk-index/Makefile" ]; then
+	tally printk-index '^(FAIL|not ok)' "" \
+		"$(make -s -C "$top/tools/printk-index" test SHARED_DATA="${SHARED:-$top/../shared}/data" 2>&1)"
 	# A short, deterministic libFuzzer + ASan/UBSan run of every harness
 	# (make fuzz runs longer). Without clang this fails: make deps installs it.
-	out=$(make -s -C "$top/tools/printk-index" fuzz-smoke 2>&1)
-	line=$(echo "$out" | grep -E '^[0-9]+ passed, [0-9]+ failed' | tail -n 1)
-	if [ -z "$line" ]; then
-		echo "$out" | tail -n 30
-		echo "host-test: printk-index fuzz: the fuzz run did not report (clang with libFuzzer missing? make deps)"
-		failed=$((failed + 1))
-	else
-		echo "$out" | grep -E '^(FAIL|    #|fuzz-smoke: kept)' | head -n 50
-		echo "host-test: printk-index fuzz: $line"
-		read -r p _ f _ <<< "${line//,/}"
-		passed=$((passed + p)) failed=$((failed + f))
-	fi
+	tally "printk-index fuzz" '^(FAIL|    #|fuzz-smoke: kept)' " (clang with libFuzzer missing? make deps)" \
+		"$(make -s -C "$top/tools/printk-index" fuzz-smoke 2>&1)"
 fi
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]
