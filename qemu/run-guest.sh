@@ -78,7 +78,8 @@ cat "$initrd" "$extra/run.cpio.gz" > "$extra/initrd.cpio.gz"
 disk=()
 if [ -n "$ext4_disk" ]; then
 	rm -f "$logdir/disk.ext4"
-	mkfs.ext4 -q -F -L pi-test "$logdir/disk.ext4" "${ext4_disk}M" >&2 ||
+	# mkfs.ext4 is in /sbin, which a non-login PATH may lack.
+	PATH=$PATH:/usr/sbin:/sbin mkfs.ext4 -q -F -L pi-test "$logdir/disk.ext4" "${ext4_disk}M" >&2 ||
 		{ echo "run-guest: could not make the ext4 disk image" >&2; exit 2; }
 	disk=(-drive "file=$logdir/disk.ext4,if=virtio,format=raw")
 fi
