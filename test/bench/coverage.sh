@@ -59,9 +59,7 @@ read -r _ a1 g1 u1 < <(row "$work/coverage-patched.summary")
 pct() { awk -v a="$1" -v n="$2" 'BEGIN { printf "%.1f%%", 100 * a / n }'; }
 entries0=$(($(wc -l < "$work/coverage-unwrapped.index") - 1))
 entries1=$(($(wc -l < "$work/coverage-patched.index") - 1))
-{
-	echo "| 7 | Coverage: lines of the drivers guest's kernel log (boot, ext4 mount, e1000 link up) attributed to a specific format / generic-only / unattributed, vmlinux index without → with the wrapper patches (same log) | drivers | $entries0 → $entries1 | $(pct "$a0" "$n") ($a0/$n) / $g0 / $u0 → **$(pct "$a1" "$n") ($a1/$n)** / $g1 / $u1 | no line generic-only because of its wrapper | see README |"
-} > "$work/coverage.md"
+echo "| 7 | Coverage: lines of the drivers guest's kernel log (boot, ext4 mount, e1000 link up) attributed to a specific format / generic-only / unattributed, vmlinux index without → with the wrapper patches (same log) | drivers | $entries0 → $entries1 | $(pct "$a0" "$n") ($a0/$n) / $g0 / $u0 → **$(pct "$a1" "$n") ($a1/$n)** / $g1 / $u1 | no line generic-only because of its wrapper | see README |" > "$work/coverage.md"
 # The lines still generic-only or unattributed after the series, for the README.
 awk 'NR == FNR { msg[FNR] = $0; next } $2 != "attributed" { print $0 "\t" msg[$1] }' \
 	"$work/coverage.log" "$work/coverage-patched.match" > "$work/coverage.txt"
