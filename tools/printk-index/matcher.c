@@ -12,16 +12,29 @@ static inline uint32_t load_gram(const unsigned char *p)
 	return g;
 }
 
-/* 32-bit mix for table slots; its top 16 bits index the filter */
+/* 32-bit mix for table slots */
 static inline uint32_t gram_mix(uint32_t g)
 {
 	g *= 0x9e3779b1u;
 	return g ^ (g >> 15);
 }
 
-static inline uint32_t gram_hash(uint32_t g)
+/*
+ * The filter: a gram sets two bits of one 64-bit word. With one bit, a
+ * log line passed the filter at some five windows whose gram no format
+ * is anchored by, each a probe of the (not cached) slot table; with two
+ * bits in twice the words, at about one.
+ */
+static inline uint32_t filter_word(uint32_t g)
 {
-	return (g * 0x9e3779b1u) >> 16;
+	return (g * 0x9e3779b1u) >> (32 - MATCHER_FILTER_WORD_BITS);
+}
+
+static inline uint64_t filter_bits(uint32_t g)
+{
+	uint32_t h = g * 0x9e3779b1u;
+
+	return 1ULL << (h >> 16 & 63) | 1ULL << (h >> 8 & 63);
 }
 
 /* --- a throwaway open-addressing map, used while building --------- */
@@ -319,8 +332,7 @@ void matcher_build(struct matcher *m, const struct pi_index *idx)
 		m->slots[slot].start = i;
 		for (k = i; k < ncand && cands[k].gram == cands[i].gram; k++)
 			m->slots[slot].count++;
-		m->filter[gram_hash(cands[i].gram) / 64 % ARRAY_SIZE(m->filter)] |=
-			1ULL << (gram_hash(cands[i].gram) % 64);
+		m->filter[filter_word(cands[i].gram)] |= filter_bits(cands[i].gram);
 	}
 	free(cands);
 
@@ -437,11 +449,12 @@ void matcher_match(struct matcher *m, const char *msg, size_t n, int level,
 	/* collect the candidates first: the scan visits every byte, so it
 	 * also computes the line's byte signature the tries need */
 	for (i = 0; i + GRAM <= n; i++) {
-		uint32_t g = load_gram(s + i), hh = gram_hash(g), slot;
+		uint32_t g = load_gram(s + i), slot;
+		uint64_t bits = filter_bits(g);
 		const struct gram_slot *sl;
 
 		sig |= fmt_sig_bits[s[i]];
-		if (!(m->filter[hh / 64 % ARRAY_SIZE(m->filter)] >> (hh % 64) & 1))
+		if ((m->filter[filter_word(g)] & bits) != bits)
 			continue;
 		for (slot = gram_mix(g) & m->slot_mask;; slot = (slot + 1) & m->slot_mask) {
 			sl = &m->slots[slot];

@@ -6,7 +6,7 @@
  * one 4-byte piece ("gram") of its literal text, the piece that is rarest
  * across all formats, together with the range of offsets at which it can
  * appear in a message. For a log line the matcher slides over its 4-byte
- * windows, looks each up (a 64 Kbit filter in front of a hash table) and
+ * windows, looks each up (a 128 Kbit filter in front of a hash table) and
  * runs the exact backtracking match (fmt.h) only on formats whose anchor
  * is present at a possible offset. Formats with no 4-byte literal run
  * ("%s\n", "%s: %d\n") are tried on every line that starts with a byte
@@ -27,6 +27,8 @@
 #include "index.h"
 
 #define GRAM 4
+/* 2048 words: 16 KiB, half a level-1 data cache */
+#define MATCHER_FILTER_WORD_BITS 11
 
 /*
  * A format to try, with what decides most tries without touching the
@@ -56,7 +58,7 @@ struct matcher {
 	uint32_t *ent_start, *ent_count;	/* entries of each format... */
 	uint32_t *ents;				/* ...listed here */
 	const struct pi_entry **pick_any;	/* best entry for a line without level */
-	uint64_t filter[(1 << 16) / 64];
+	uint64_t filter[1 << MATCHER_FILTER_WORD_BITS];
 	struct gram_slot *slots;
 	uint32_t slot_mask;
 	struct posting *post;
