@@ -351,12 +351,9 @@ void matcher_build(struct matcher *m, const struct pi_index *idx)
 		}
 	}
 	/* lines without a level (plain dmesg) rank the same entries always */
-	m->pick_any = xcalloc(m->nfmt + 1, sizeof(*m->pick_any));
-	for (k = 0; k < m->nfmt; k++) {
-		uint32_t cnt;
-
-		m->pick_any[k] = pick_entry(m, k, -1, &cnt);
-	}
+	m->any_level = xcalloc(m->nfmt + 1, sizeof(*m->any_level));
+	for (k = 0; k < m->nfmt; k++)
+		m->any_level[k].pick = pick_entry(m, k, -1, &m->any_level[k].count);
 	m->deferred = xcalloc(m->nfmt, sizeof(struct cand_ref));
 	m->spec = xcalloc(m->nfmt, sizeof(struct cand_ref));
 	m->stamp = xcalloc(m->nfmt, sizeof(uint32_t));
@@ -382,7 +379,7 @@ void matcher_free(struct matcher *m)
 		free(m->al_gen[k]);
 	}
 	free(m->deferred);
-	free(m->pick_any);
+	free(m->any_level);
 	free(m->spec);
 	free(m->stamp);
 	free(m->hits);
@@ -402,13 +399,16 @@ static void try_match(struct matcher *m, const struct cand_ref *c, struct fmt_li
 	r = fmt_match_line(&m->fmts[k], l);
 	if (r == FMT_NOMATCH)
 		return;
-	for (e = m->ent_start[k]; e < m->ent_start[k + 1]; e++) {
-		if (level_ok(&m->idx->v[m->ents[e]], level)) {
-			m->hit_kind[m->nhits] = r;
-			m->hits[m->nhits++] = k;
+	/* without a level every entry fits: no need to read them */
+	if (level >= 0) {
+		for (e = m->ent_start[k]; e < m->ent_start[k + 1]; e++)
+			if (level_ok(&m->idx->v[m->ents[e]], level))
+				break;
+		if (e == m->ent_start[k + 1])
 			return;
-		}
 	}
+	m->hit_kind[m->nhits] = r;
+	m->hits[m->nhits++] = k;
 }
 
 /* Inline: half the candidates end at their signature, without a call */
@@ -501,8 +501,8 @@ void matcher_match(struct matcher *m, const char *msg, size_t n, int level,
 		const struct pi_entry *pick;
 
 		if (level < 0) {	/* every entry: worked out once */
-			cnt = m->ent_start[fk + 1] - m->ent_start[fk];
-			pick = m->pick_any[fk];
+			cnt = m->any_level[fk].count;
+			pick = m->any_level[fk].pick;
 		} else {
 			pick = pick_entry(m, fk, level, &cnt);
 		}

@@ -57,7 +57,12 @@ struct matcher {
 	uint32_t nfmt;
 	uint32_t *ent_start, *ent_count;	/* entries of each format... */
 	uint32_t *ents;				/* ...listed here */
-	const struct pi_entry **pick_any;	/* best entry for a line without level */
+	/* a line without level: every entry of a format accepts it, so
+	 * what it is reported on is worked out once, in one place */
+	struct any_level {
+		const struct pi_entry *pick;
+		uint32_t count;
+	} *any_level;
 	uint64_t filter[1 << MATCHER_FILTER_WORD_BITS];
 	struct gram_slot *slots;
 	uint32_t slot_mask;
