@@ -25,16 +25,36 @@ static inline uint32_t gram_mix(uint32_t g)
  * is anchored by, each a probe of the (not cached) slot table; with two
  * bits in twice the words, at about one.
  */
-static inline uint32_t filter_word(uint32_t g)
+static inline uint32_t filter_word(uint32_t h)
 {
-	return (g * 0x9e3779b1u) >> (32 - MATCHER_FILTER_WORD_BITS);
+	return h >> (32 - MATCHER_FILTER_WORD_BITS);
 }
 
-static inline uint64_t filter_bits(uint32_t g)
+static inline uint32_t filter_bit1(uint32_t h)
 {
-	uint32_t h = g * 0x9e3779b1u;
+	return h >> 16 & 63;
+}
 
-	return 1ULL << (h >> 16 & 63) | 1ULL << (h >> 8 & 63);
+static inline uint32_t filter_bit2(uint32_t h)
+{
+	return h >> 8 & 63;
+}
+
+static inline uint32_t filter_hash(uint32_t g)
+{
+	return g * 0x9e3779b1u;
+}
+
+static inline bool filter_has(const struct matcher *m, uint32_t g)
+{
+	uint32_t h = filter_hash(g);
+	uint64_t w = m->filter[filter_word(h)];
+
+	/* the second bit only where the first is set: it is tested at
+	 * every byte of every line */
+	if (!(w >> filter_bit1(h) & 1))
+		return false;
+	return w >> filter_bit2(h) & 1;
 }
 
 /* --- a throwaway open-addressing map, used while building --------- */
@@ -280,7 +300,7 @@ void matcher_build(struct matcher *m, const struct pi_index *idx)
 	struct count_ctx cc = { 0 };
 	struct cand *cands;
 	struct umap u;
-	uint32_t k, ncand = 0, i, nslots, total_grams = 0;
+	uint32_t k, ncand = 0, i, h, nslots, total_grams = 0;
 
 	memset(m, 0, sizeof(*m));
 	m->idx = idx;
@@ -332,7 +352,8 @@ void matcher_build(struct matcher *m, const struct pi_index *idx)
 		m->slots[slot].start = i;
 		for (k = i; k < ncand && cands[k].gram == cands[i].gram; k++)
 			m->slots[slot].count++;
-		m->filter[filter_word(cands[i].gram)] |= filter_bits(cands[i].gram);
+		h = filter_hash(cands[i].gram);
+		m->filter[filter_word(h)] |= 1ULL << filter_bit1(h) | 1ULL << filter_bit2(h);
 	}
 	free(cands);
 
@@ -428,7 +449,7 @@ void matcher_match(struct matcher *m, const char *msg, size_t n, int level,
 	uint32_t best_k = UINT32_MAX, k, h, b0;
 	uint64_t sig = 0;
 	int best_kind = 0;
-	size_t i;
+	size_t i, windows;
 
 	const char *nl = memchr(msg, '\n', n);
 	struct fmt_line line;
@@ -437,6 +458,7 @@ void matcher_match(struct matcher *m, const char *msg, size_t n, int level,
 	 * attributed by its first one */
 	if (nl)
 		n = nl - msg;
+	windows = n >= GRAM ? n - GRAM + 1 : 0;
 	memset(r, 0, sizeof(*r));
 	m->nhits = 0;
 	m->ndeferred = 0;
@@ -448,13 +470,12 @@ void matcher_match(struct matcher *m, const char *msg, size_t n, int level,
 
 	/* collect the candidates first: the scan visits every byte, so it
 	 * also computes the line's byte signature the tries need */
-	for (i = 0; i + GRAM <= n; i++) {
+	for (i = 0; i < windows; i++) {
 		uint32_t g = load_gram(s + i), slot;
-		uint64_t bits = filter_bits(g);
 		const struct gram_slot *sl;
 
 		sig |= fmt_sig_bits[s[i]];
-		if ((m->filter[filter_word(g)] & bits) != bits)
+		if (!filter_has(m, g))
 			continue;
 		for (slot = gram_mix(g) & m->slot_mask;; slot = (slot + 1) & m->slot_mask) {
 			sl = &m->slots[slot];
