@@ -265,9 +265,9 @@ void log_parse(const char *line, size_t len, struct log_line *out, struct sbuf *
 	out->msg = line;
 	out->len = len;
 
-	if (len == 0 || is_dict_line(line, len) || lit(&c, "-- Boot ") ||
-	    lit(&c, "-- Logs begin") || lit(&c, "-- Journal begins") ||
-	    lit(&c, "-- No entries --")) {
+	if (len == 0 || is_dict_line(line, len) ||
+	    (*line == '-' && (lit(&c, "-- Boot ") || lit(&c, "-- Logs begin") ||
+			      lit(&c, "-- Journal begins") || lit(&c, "-- No entries --")))) {
 		out->kind = LOG_SKIP;
 		return;
 	}
