@@ -491,9 +491,11 @@ void matcher_match(struct matcher *m, const char *msg, size_t n, int level,
 			if (p->c.generic)
 				m->deferred[m->ndeferred++] = p->c;
 			else {
-				/* tried after the scan: start loading it (an
-				 * index is larger than the caches) */
+				/* tried after the scan, and ranked if it
+				 * matches: start loading both (an index is
+				 * larger than the caches) */
 				__builtin_prefetch(&m->fmts[p->c.fmt]);
+				__builtin_prefetch(&m->any_level[p->c.fmt]);
 				m->spec[m->nspec++] = p->c;
 			}
 		}
