@@ -442,6 +442,16 @@ static inline void try_fmt(struct matcher *m, const struct cand_ref *c,
 		try_match(m, c, l, level);
 }
 
+/* every cache line the struct spans: a try reads its first and last bytes */
+static inline void prefetch_fmt(const struct fmt *f)
+{
+	const char *p, *end = (const char *)(f + 1) - 1;
+
+	for (p = (const char *)f; p < end; p += 64)
+		__builtin_prefetch(p);
+	__builtin_prefetch(end);
+}
+
 void matcher_match(struct matcher *m, const char *msg, size_t n, int level,
 		   struct match_result *r)
 {
@@ -494,7 +504,7 @@ void matcher_match(struct matcher *m, const char *msg, size_t n, int level,
 				/* tried after the scan, and ranked if it
 				 * matches: start loading both (an index is
 				 * larger than the caches) */
-				__builtin_prefetch(&m->fmts[p->c.fmt]);
+				prefetch_fmt(&m->fmts[p->c.fmt]);
 				__builtin_prefetch(&m->any_level[p->c.fmt]);
 				m->spec[m->nspec++] = p->c;
 			}
