@@ -63,6 +63,57 @@ static const char *reported_status(const struct attribution *a)
 	return a->chained ? status_name(MATCH_SPECIFIC) : status_name(a->single.status);
 }
 
+static char *put_bytes(char *p, const char *s, size_t n)
+{
+	memcpy(p, s, n);
+	return p + n;
+}
+
+static char *put_uint(char *p, unsigned long long v)
+{
+	char tmp[24];
+	size_t n = 0;
+
+	do
+		tmp[n++] = '0' + v % 10;
+	while (v /= 10);
+	while (n)
+		*p++ = tmp[--n];
+	return p;
+}
+
+/*
+ * "LINENO STATUS MODULE FILE:LINE FUNCTION +OTHERS": one line per log
+ * line, so it is put together by hand and written with one call rather
+ * than by printf(), which parses its format at each of a million lines.
+ */
+static void print_line(size_t lineno, const char *status, const struct pi_entry *e,
+		       size_t others)
+{
+	size_t ls = strlen(status), lm = strlen(e->module), lf = strlen(e->file);
+	size_t lfn = strlen(e->func), need = ls + lm + lf + lfn + 3 * 20 + 8;
+	char buf[512], *big = need > sizeof(buf) ? xmalloc(need) : NULL;
+	char *start = big ? big : buf, *p = start;
+
+	p = put_uint(p, lineno);
+	*p++ = ' ';
+	p = put_bytes(p, status, ls);
+	*p++ = ' ';
+	p = put_bytes(p, e->module, lm);
+	*p++ = ' ';
+	p = put_bytes(p, e->file, lf);
+	*p++ = ':';
+	p = put_uint(p, e->line);
+	*p++ = ' ';
+	p = put_bytes(p, e->func, lfn);
+	*p++ = ' ';
+	*p++ = '+';
+	p = put_uint(p, others);
+	*p++ = '\n';
+	fwrite_unlocked(start, 1, p - start, stdout);
+	free(big);
+}
+
 static void print_text(size_t lineno, const struct log_line *ll,
 		       const struct attribution *a)
 {
@@ -72,8 +123,7 @@ static void print_text(size_t lineno, const struct log_line *ll,
 	char lvl[16];
 
 	if (e)
-		printf("%zu %s %s %s:%u %s +%zu\n", lineno, reported_status(a),
-		       e->module, e->file, e->line, e->func, others);
+		print_line(lineno, reported_status(a), e, others);
 	else
 		printf("%zu unattributed - - - +0\n", lineno);
 	if (!verbose)

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The binary: exit codes, messages, output shapes. */
 #include <stdlib.h>
+#include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -129,6 +130,19 @@ void test_cli(void)
 	CHECK_INT(run("match -j --index old log"), 0);
 	CHECK_HAS(out, "{\"lineno\":1,\"input\":\"dmesg\",\"level\":null,\"status\":\"attributed\",\"prefix\":false,\"others\":0,\"entry\":{\"module\":\"old\"");
 	CHECK_HAS(out, "{\"summary\":{\"lines\":4,\"attributed\":2,\"generic_only\":0,\"unattributed\":2,\"skipped\":2}}]");
+	{
+		/* a reported line longer than print_line()'s stack buffer */
+		char idx[1024], want[1024], fn[601];
+
+		memset(fn, 'f', 600);
+		fn[600] = '\0';
+		snprintf(idx, sizeof(idx), PI_HEADER "\n<6> a.c:7 %s \"long one\\n\"\n", fn);
+		put("long", idx);
+		put("longlog", "long one\n");
+		CHECK_INT(run("match --index long longlog"), 0);
+		snprintf(want, sizeof(want), "1 attributed long a.c:7 %s +0\n", fn);
+		CHECK_HAS(out, want);
+	}
 	CHECK_INT(run("match --index old < log"), 0);
 	CHECK_INT(run("match --index bad log"), 2);
 	CHECK_INT(run("match --index old nolog"), 2);
