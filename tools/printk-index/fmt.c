@@ -1684,6 +1684,64 @@ static enum fmt_result dp_match(const struct fmt *f, const struct fmt_line *l)
 	return f->open_end ? FMT_PREFIX : FMT_NOMATCH;
 }
 
+/*
+ * A short way to a full match: give each conversion the shortest span
+ * after which the next literal follows. If that reaches the end of the
+ * line, the format prints it whole and dp_match() would say so; if not,
+ * nothing is proven (a longer span might have worked, or only a prefix
+ * matches) and dp_match() decides. Most specific formats tried on a line
+ * are the line's own, and end here at about a third of the cost.
+ */
+static bool greedy_full(const struct fmt *f, const unsigned char *m, size_t n)
+{
+	size_t pos = 0, e, hi;
+	uint32_t k;
+
+	for (k = 0; k < f->ntok; k++) {
+		const struct fmt_tok *t = &f->tok[k];
+		const unsigned char *lit;
+		size_t len;
+
+		if (t->kind == TK_LIT) {
+			len = t->lit_len;
+			if (n - pos < len || memcmp(m + pos, f->lit + t->lit_off, len))
+				return false;
+			pos += len;
+			continue;
+		}
+		if (n - pos < t->min)
+			return false;
+		hi = t->max != FMT_INF && n - pos > t->max ? pos + t->max : n;
+		for (e = pos; e < pos + t->min; e++)
+			if (!t->cls_all && !cls_has(t->cls, m[e]))
+				return false;
+		if (k + 1 == f->ntok) {
+			/* the last conversion takes the rest of the line */
+			for (; e < n; e++)
+				if (!t->cls_all && !cls_has(t->cls, m[e]))
+					return false;
+			return hi == n && tok_accepts_span(t, m + pos, n - pos);
+		}
+		if (f->tok[k + 1].kind != TK_LIT)
+			return false;	/* "%d%s": dp_match() splits them */
+		lit = (const unsigned char *)f->lit + f->tok[k + 1].lit_off;
+		len = f->tok[k + 1].lit_len;
+		for (;; e++) {
+			if (e > hi || n - e < len)
+				return false;
+			if (m[e] == lit[0] && !memcmp(m + e + 1, lit + 1, len - 1) &&
+			    tok_accepts_span(t, m + pos, e - pos))
+				break;
+			/* a longer span takes in m[e] */
+			if (!t->cls_all && !cls_has(t->cls, m[e]))
+				return false;
+		}
+		pos = e + len;
+		k++;	/* the literal, compared above */
+	}
+	return pos == n;
+}
+
 /* Necessary conditions, cheap: most candidates fail here. */
 static bool precheck(const struct fmt *f, const char *msg, size_t n)
 {
@@ -1729,6 +1787,8 @@ enum fmt_result fmt_match_line(const struct fmt *f, struct fmt_line *l)
 	}
 	if (!f->open_end && !full_possible(f, msg, n))
 		return FMT_NOMATCH;
+	if (!f->generic && greedy_full(f, (const unsigned char *)msg, n))
+		return FMT_FULL;
 	return dp_match(f, l);
 }
 
