@@ -45,18 +45,6 @@ static inline uint32_t filter_hash(uint32_t g)
 	return g * 0x9e3779b1u;
 }
 
-static inline bool filter_has(const struct matcher *m, uint32_t g)
-{
-	uint32_t h = filter_hash(g);
-	uint64_t w = m->filter[filter_word(h)];
-
-	/* the second bit only where the first is set: it is tested at
-	 * every byte of every line */
-	if (!(w >> filter_bit1(h) & 1))
-		return false;
-	return w >> filter_bit2(h) & 1;
-}
-
 /* --- a throwaway open-addressing map, used while building --------- */
 
 struct umap {
@@ -452,6 +440,65 @@ static inline void prefetch_fmt(const struct fmt *f)
 	__builtin_prefetch(end);
 }
 
+/* windows filtered at a time, their offsets kept on the stack */
+#define SCAN_CHUNK 256
+
+/*
+ * The windows of s[0..nwin) whose gram passes the filter, into pass[],
+ * and every byte's signature bit (the bytes after the last window are
+ * the caller's). There is no branch on the filter: a window passes its
+ * first bit one time in eight, at random, and as a branch each one was
+ * mispredicted (a third of the time of a line went there).
+ */
+static inline uint32_t filter_pass(const struct matcher *m, const unsigned char *s,
+				   size_t nwin, uint64_t *sig, uint16_t *pass)
+{
+	uint64_t bits = *sig;
+	uint32_t npass = 0;
+	size_t i;
+
+	for (i = 0; i < nwin; i++) {
+		uint32_t h = filter_hash(load_gram(s + i));
+		uint64_t w = m->filter[filter_word(h)];
+
+		bits |= fmt_sig_bits[s[i]];
+		pass[npass] = i;
+		npass += w >> filter_bit1(h) & w >> filter_bit2(h) & 1;
+	}
+	*sig = bits;
+	return npass;
+}
+
+/* The formats anchored by the gram at s + i, if i is an offset they allow. */
+static inline void collect(struct matcher *m, const unsigned char *s, size_t i)
+{
+	uint32_t g = load_gram(s + i), slot, k;
+	const struct gram_slot *sl;
+
+	for (slot = gram_mix(g) & m->slot_mask;; slot = (slot + 1) & m->slot_mask) {
+		sl = &m->slots[slot];
+		if (!sl->count || sl->gram == g)
+			break;
+	}
+	for (k = 0; k < sl->count; k++) {
+		const struct posting *p = &m->post[sl->start + k];
+
+		if (i < p->min_off || i > p->max_off || m->stamp[p->c.fmt] == m->cur)
+			continue;
+		m->stamp[p->c.fmt] = m->cur;
+		if (p->c.generic) {
+			m->deferred[m->ndeferred++] = p->c;
+		} else {
+			/* tried after the scan, and ranked if it matches:
+			 * start loading both (an index is larger than the
+			 * caches) */
+			prefetch_fmt(&m->fmts[p->c.fmt]);
+			__builtin_prefetch(&m->any_level[p->c.fmt]);
+			m->spec[m->nspec++] = p->c;
+		}
+	}
+}
+
 void matcher_match(struct matcher *m, const char *msg, size_t n, int level,
 		   struct match_result *r)
 {
@@ -460,7 +507,6 @@ void matcher_match(struct matcher *m, const char *msg, size_t n, int level,
 	uint64_t sig = 0;
 	int best_kind = 0;
 	size_t i, windows;
-
 	const char *nl = memchr(msg, '\n', n);
 	struct fmt_line line;
 
@@ -480,37 +526,15 @@ void matcher_match(struct matcher *m, const char *msg, size_t n, int level,
 
 	/* collect the candidates first: the scan visits every byte, so it
 	 * also computes the line's byte signature the tries need */
-	for (i = 0; i < windows; i++) {
-		uint32_t g = load_gram(s + i), slot;
-		const struct gram_slot *sl;
+	for (i = 0; i < windows; i += SCAN_CHUNK) {
+		uint16_t pass[SCAN_CHUNK];
+		uint32_t npass = filter_pass(m, s + i, windows - i < SCAN_CHUNK ?
+					     windows - i : SCAN_CHUNK, &sig, pass);
 
-		sig |= fmt_sig_bits[s[i]];
-		if (!filter_has(m, g))
-			continue;
-		for (slot = gram_mix(g) & m->slot_mask;; slot = (slot + 1) & m->slot_mask) {
-			sl = &m->slots[slot];
-			if (!sl->count || sl->gram == g)
-				break;
-		}
-		for (k = 0; k < sl->count; k++) {
-			const struct posting *p = &m->post[sl->start + k];
-
-			if (i < p->min_off || i > p->max_off || m->stamp[p->c.fmt] == m->cur)
-				continue;
-			m->stamp[p->c.fmt] = m->cur;
-			if (p->c.generic)
-				m->deferred[m->ndeferred++] = p->c;
-			else {
-				/* tried after the scan, and ranked if it
-				 * matches: start loading both (an index is
-				 * larger than the caches) */
-				prefetch_fmt(&m->fmts[p->c.fmt]);
-				__builtin_prefetch(&m->any_level[p->c.fmt]);
-				m->spec[m->nspec++] = p->c;
-			}
-		}
+		for (k = 0; k < npass; k++)
+			collect(m, s, i + pass[k]);
 	}
-	for (; i < n; i++)
+	for (i = windows; i < n; i++)
 		sig |= fmt_sig_bits[s[i]];
 	fmt_line_init_sig(&line, msg, n, sig);
 	for (k = 0; k < m->nspec; k++)

@@ -70,6 +70,18 @@ void test_matcher(void)
 	t("No filesystem could mount root, tried:  ext4 ext2", -1, MATCH_SPECIFIC, "start", 1, true);
 	t(" done", -1, MATCH_SPECIFIC, "cont", 1, false);
 	t("", -1, MATCH_GENERIC, "bar", 1, false);
+	/* the line is filtered in chunks of 256 windows: an anchor in a
+	 * later chunk, and one on each side of every boundary near it */
+	{
+		char line[700];
+		size_t pad;
+
+		for (pad = 230; pad <= 540; pad += pad == 290 ? 220 : 1) {
+			memset(line, 'd', pad);
+			strcpy(line + pad, " 0000:00:03.0: Link is Up 1000 Mbps");
+			t(line, 6, MATCH_SPECIFIC, "e1000_up", 1, false);
+		}
+	}
 	matcher_free(&m);
 
 	/* an index of nothing but a generic format, and an empty one */
