@@ -458,6 +458,8 @@ static void pack(struct fmt *f, size_t lit_len)
 	size_t rest_sz = (ntok + 1) * sizeof(uint32_t);
 	char *blk = xmalloc(tok_sz + 2 * rest_sz + lit_len + 1);
 
+	f->blk_size = tok_sz + 2 * rest_sz + lit_len + 1;
+
 	if (tok_sz)	/* f->tok is NULL without tokens */
 		memcpy(blk, f->tok, tok_sz);
 	memcpy(blk + tok_sz, f->rest_min, rest_sz);

@@ -77,6 +77,7 @@ struct fmt {
 	struct fmt_tok *tok;
 	char *lit;		/* all literal bytes, back to back */
 	uint32_t *rest_min, *rest_max;	/* bounds of tokens i..ntok-1 */
+	uint32_t blk_size;	/* bytes from tok on, lit and bounds included */
 	uint64_t first[4];	/* bytes a non-empty rendering can start with */
 	uint64_t last[4];	/* ... and end with (closed formats only) */
 	/* ranking: read on a hit */

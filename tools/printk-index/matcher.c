@@ -277,10 +277,16 @@ static const struct pi_entry *pick_entry(const struct matcher *m, uint32_t k, in
 	return pick;
 }
 
+/* a format's block is prefetched up to this many cache lines */
+#define BLK_PREFETCH_MAX 16
+
 static struct cand_ref cand_ref(const struct matcher *m, uint32_t k)
 {
-	return (struct cand_ref){ .need_sig = m->fmts[k].need_sig, .fmt = k,
-				  .generic = m->fmts[k].generic };
+	const struct fmt *f = &m->fmts[k];
+	uint32_t lines = ((uintptr_t)f->tok % 64 + f->blk_size + 63) / 64;
+
+	return (struct cand_ref){ .need_sig = f->need_sig, .fmt = k, .generic = f->generic,
+				  .blk_lines = lines < BLK_PREFETCH_MAX ? lines : BLK_PREFETCH_MAX };
 }
 
 void matcher_build(struct matcher *m, const struct pi_index *idx)
@@ -332,6 +338,7 @@ void matcher_build(struct matcher *m, const struct pi_index *idx)
 		m->post[i].c = cand_ref(m, cands[i].fmt);
 		m->post[i].min_off = cands[i].min_off;
 		m->post[i].max_off = cands[i].max_off;
+		m->post[i].blk = (const char *)m->fmts[cands[i].fmt].tok;
 		if (i && cands[i].gram == cands[i - 1].gram)
 			continue;
 		while (m->slots[slot].count)
@@ -469,10 +476,14 @@ static inline uint32_t filter_pass(const struct matcher *m, const unsigned char 
 	return npass;
 }
 
-/* The formats anchored by the gram at s + i, if i is an offset they allow. */
-static inline void collect(struct matcher *m, const unsigned char *s, size_t i)
+/*
+ * The formats anchored by the gram at s + i, if i is an offset they allow.
+ * sig: the line's bytes seen so far (all of them on a line of one chunk);
+ * a candidate that lacks one is kept, but not loaded ahead.
+ */
+static inline void collect(struct matcher *m, const unsigned char *s, size_t i, uint64_t sig)
 {
-	uint32_t g = load_gram(s + i), slot, k;
+	uint32_t g = load_gram(s + i), slot, k, l;
 	const struct gram_slot *sl;
 
 	for (slot = gram_mix(g) & m->slot_mask;; slot = (slot + 1) & m->slot_mask) {
@@ -490,11 +501,16 @@ static inline void collect(struct matcher *m, const unsigned char *s, size_t i)
 			m->deferred[m->ndeferred++] = p->c;
 		} else {
 			/* tried after the scan, and ranked if it matches:
-			 * start loading both (an index is larger than the
+			 * start loading the struct, its block and its
+			 * ranking record (an index is larger than the
 			 * caches) */
+			m->spec[m->nspec++] = p->c;
+			if (p->c.need_sig & ~sig)
+				continue;
 			prefetch_fmt(&m->fmts[p->c.fmt]);
 			__builtin_prefetch(&m->any_level[p->c.fmt]);
-			m->spec[m->nspec++] = p->c;
+			for (l = 0; l < p->c.blk_lines; l++)
+				__builtin_prefetch(p->blk + 64 * l);
 		}
 	}
 }
@@ -525,17 +541,19 @@ void matcher_match(struct matcher *m, const char *msg, size_t n, int level,
 	}
 
 	/* collect the candidates first: the scan visits every byte, so it
-	 * also computes the line's byte signature the tries need */
+	 * also computes the line's byte signature the tries need (the last
+	 * bytes, after the last window, first: the scan prefetches only
+	 * candidates whose bytes it has seen) */
+	for (i = windows; i < n; i++)
+		sig |= fmt_sig_bits[s[i]];
 	for (i = 0; i < windows; i += SCAN_CHUNK) {
 		uint16_t pass[SCAN_CHUNK];
 		uint32_t npass = filter_pass(m, s + i, windows - i < SCAN_CHUNK ?
 					     windows - i : SCAN_CHUNK, &sig, pass);
 
 		for (k = 0; k < npass; k++)
-			collect(m, s, i + pass[k]);
+			collect(m, s, i + pass[k], sig);
 	}
-	for (i = windows; i < n; i++)
-		sig |= fmt_sig_bits[s[i]];
 	fmt_line_init_sig(&line, msg, n, sig);
 	for (k = 0; k < m->nspec; k++)
 		try_fmt(m, &m->spec[k], &line, level);

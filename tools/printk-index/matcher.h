@@ -39,11 +39,15 @@ struct cand_ref {
 	uint64_t need_sig;	/* fmt->need_sig */
 	uint32_t fmt;
 	bool generic;		/* fmt->generic */
+	uint16_t blk_lines;	/* cache lines of fmt->tok's block */
 };
 
 struct posting {
 	struct cand_ref c;
 	uint32_t min_off, max_off;	/* where the gram can start */
+	/* fmt->tok: a specific candidate's tokens and literals are
+	 * loaded together with its struct fmt, not after it */
+	const char *blk;
 };
 
 struct gram_slot {
