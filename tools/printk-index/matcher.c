@@ -461,7 +461,7 @@ static inline uint32_t filter_pass(const struct matcher *m, const unsigned char 
 				   size_t nwin, uint64_t *sig, uint16_t *pass)
 {
 	uint64_t bits = *sig;
-	uint32_t npass = 0;
+	uint16_t *out = pass;
 	size_t i;
 
 	for (i = 0; i < nwin; i++) {
@@ -469,11 +469,11 @@ static inline uint32_t filter_pass(const struct matcher *m, const unsigned char 
 		uint64_t w = m->filter[filter_word(h)];
 
 		bits |= fmt_sig_bits[s[i]];
-		pass[npass] = i;
-		npass += w >> filter_bit1(h) & w >> filter_bit2(h) & 1;
+		*out = i;
+		out += w >> filter_bit1(h) & w >> filter_bit2(h) & 1;
 	}
 	*sig = bits;
-	return npass;
+	return out - pass;
 }
 
 /*
