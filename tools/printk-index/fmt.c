@@ -1691,8 +1691,8 @@ static enum fmt_result dp_match(const struct fmt *f, const struct fmt_line *l)
  * after which the next literal follows. If that reaches the end of the
  * line, the format prints it whole and dp_match() would say so; if not,
  * nothing is proven (a longer span might have worked, or only a prefix
- * matches) and dp_match() decides. Most specific formats tried on a line
- * are the line's own, and end here at about a third of the cost.
+ * matches) and dp_match() decides. Most specific formats that get this
+ * far are the line's own, and end here.
  */
 static bool greedy_full(const struct fmt *f, const unsigned char *m, size_t n)
 {
