@@ -1711,19 +1711,15 @@ static bool greedy_full(const struct fmt *f, const unsigned char *m, size_t n)
 			pos += len;
 			continue;
 		}
+		/* the last conversion takes the rest of the line */
+		if (k + 1 == f->ntok)
+			return fmt_tok_accepts(t, (const char *)m + pos, n - pos);
 		if (n - pos < t->min)
 			return false;
 		hi = t->max != FMT_INF && n - pos > t->max ? pos + t->max : n;
 		for (e = pos; e < pos + t->min; e++)
 			if (!t->cls_all && !cls_has(t->cls, m[e]))
 				return false;
-		if (k + 1 == f->ntok) {
-			/* the last conversion takes the rest of the line */
-			for (; e < n; e++)
-				if (!t->cls_all && !cls_has(t->cls, m[e]))
-					return false;
-			return hi == n && tok_accepts_span(t, m + pos, n - pos);
-		}
 		if (f->tok[k + 1].kind != TK_LIT)
 			return false;	/* "%d%s": dp_match() splits them */
 		lit = (const unsigned char *)f->lit + f->tok[k + 1].lit_off;
