@@ -277,16 +277,16 @@ static const struct pi_entry *pick_entry(const struct matcher *m, uint32_t k, in
 	return pick;
 }
 
-/* a format's block is prefetched up to this many cache lines */
-#define BLK_PREFETCH_MAX 16
+/* of a format's block, this many bytes at most are prefetched */
+#define BLK_PREFETCH_MAX 1024
 
 static struct cand_ref cand_ref(const struct matcher *m, uint32_t k)
 {
 	const struct fmt *f = &m->fmts[k];
-	uint32_t lines = ((uintptr_t)f->tok % 64 + f->blk_size + 63) / 64;
 
 	return (struct cand_ref){ .need_sig = f->need_sig, .fmt = k, .generic = f->generic,
-				  .blk_lines = lines < BLK_PREFETCH_MAX ? lines : BLK_PREFETCH_MAX };
+				  .blk_bytes = f->blk_size < BLK_PREFETCH_MAX ?
+					       f->blk_size : BLK_PREFETCH_MAX };
 }
 
 void matcher_build(struct matcher *m, const struct pi_index *idx)
@@ -437,13 +437,13 @@ static inline void try_fmt(struct matcher *m, const struct cand_ref *c,
 		try_match(m, c, l, level);
 }
 
-/* every cache line the struct spans: a try reads its first and last bytes */
-static inline void prefetch_fmt(const struct fmt *f)
+/* every cache line of p[0..len) (len > 0) */
+static inline void prefetch_bytes(const void *p, size_t len)
 {
-	const char *p, *end = (const char *)(f + 1) - 1;
+	const char *q = p, *end = q + len - 1;
 
-	for (p = (const char *)f; p < end; p += 64)
-		__builtin_prefetch(p);
+	for (; q < end; q += 64)
+		__builtin_prefetch(q);
 	__builtin_prefetch(end);
 }
 
@@ -483,7 +483,7 @@ static inline uint32_t filter_pass(const struct matcher *m, const unsigned char 
  */
 static inline void collect(struct matcher *m, const unsigned char *s, size_t i, uint64_t sig)
 {
-	uint32_t g = load_gram(s + i), slot, k, l;
+	uint32_t g = load_gram(s + i), slot, k;
 	const struct gram_slot *sl;
 
 	for (slot = gram_mix(g) & m->slot_mask;; slot = (slot + 1) & m->slot_mask) {
@@ -507,10 +507,10 @@ static inline void collect(struct matcher *m, const unsigned char *s, size_t i, 
 			m->spec[m->nspec++] = p->c;
 			if (p->c.need_sig & ~sig)
 				continue;
-			prefetch_fmt(&m->fmts[p->c.fmt]);
+			/* a try reads the struct's first and last bytes */
+			prefetch_bytes(&m->fmts[p->c.fmt], sizeof(struct fmt));
+			prefetch_bytes(p->blk, p->c.blk_bytes);
 			__builtin_prefetch(&m->any_level[p->c.fmt]);
-			for (l = 0; l < p->c.blk_lines; l++)
-				__builtin_prefetch(p->blk + 64 * l);
 		}
 	}
 }

@@ -39,7 +39,7 @@ struct cand_ref {
 	uint64_t need_sig;	/* fmt->need_sig */
 	uint32_t fmt;
 	bool generic;		/* fmt->generic */
-	uint16_t blk_lines;	/* cache lines of fmt->tok's block */
+	uint16_t blk_bytes;	/* of fmt->tok's block, to prefetch (> 0) */
 };
 
 struct posting {
