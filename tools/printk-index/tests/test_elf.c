@@ -87,14 +87,15 @@ static void golden(const char *mod, const char *ko_rel)
 	snprintf(ko, sizeof(ko), "%s/%s", t_kbuild, ko_rel);
 	snprintf(gold, sizeof(gold), "%s/modules/%s/%s.golden", t_testdir, mod, mod);
 	if (access(ko, R_OK) || !(want = slurp(gold, &wlen))) {
-		fprintf(stderr, "SKIP extract of %s: %s or %s missing\n", mod, ko, gold);
+		snprintf(cmd, sizeof(cmd), "%s or %s", ko, gold);
+		T_MISSING(cmd);
 		return;
 	}
 	snprintf(cmd, sizeof(cmd), "%s extract '%s'", t_binary, ko);
 	got = capture(cmd, &st);
 	CHECK_INT(st, 0);
 	if (strlen(got) == wlen && !memcmp(got, want, wlen))
-		t_pass++;
+		T_PASS();
 	else
 		T_FAIL("extract %s differs from %s", ko, gold);
 	/* list reads the .ko as a source too, and gives the same bytes */
@@ -116,13 +117,14 @@ static void vmlinux_count(void)
 
 	snprintf(vm, sizeof(vm), "%s/vmlinux", t_kbuild);
 	if (access(vm, R_OK)) {
-		fprintf(stderr, "SKIP extract of vmlinux: %s missing\n", vm);
+		T_MISSING(vm);
 		return;
 	}
 	snprintf(cmd, sizeof(cmd), "python3 '%s/host/pi_count.py' '%s'", t_testdir, vm);
 	py = capture(cmd, &st);
 	if (st || sscanf(py, "%lu %lu", &total, &with_fmt) != 2) {
-		fprintf(stderr, "SKIP vmlinux entry count: pi_count.py failed\n");
+		/* the independent count is the point of the test */
+		T_FAIL("pi_count.py failed (exit %d): %s", st, py);
 		free(py);
 		return;
 	}
@@ -190,11 +192,11 @@ static void damage(void)
 	struct pi_index idx;
 	struct pi_err err;
 	uint64_t r = 12345;
-	int ok = 0, failed = 0;
+	int ok = 0, failed = 0, unnamed = 0;
 
 	snprintf(path, sizeof(path), "%s/ext-modules/pi_sample/pi_sample.ko", t_kbuild);
 	if (!(img = slurp(path, &len))) {
-		fprintf(stderr, "SKIP ELF damage tests: %s missing\n", path);
+		T_MISSING(path);
 		return;
 	}
 	c = malloc(len);
@@ -281,14 +283,17 @@ static void damage(void)
 			c[(r >> 33) % (i % 2 ? 4096 : len)] ^= 1 << ((r >> 20) % 8);
 		}
 		pi_index_init(&idx);
-		if (pi_elf_load_mem(&idx, "crafted.ko", c, len, NULL, &e2))
-			failed += !strncmp(e2.msg, "crafted.ko: ", 12) ? 1 : 1000000;
-		else
+		if (!pi_elf_load_mem(&idx, "crafted.ko", c, len, NULL, &e2))
 			ok++;
+		else if (!strncmp(e2.msg, "crafted.ko: ", 12))
+			failed++;
+		else
+			unnamed++;
 		pi_index_free(&idx);
 	}
-	CHECK(failed < 1000000);
-	CHECK(ok + failed >= 3000 || failed >= 1000000);
+	CHECK_INT(unnamed, 0);
+	/* the damage reaches both outcomes: some flips are harmless, some fatal */
+	CHECK(ok > 0 && failed > 0);
 	free(c);
 	free(img);
 }
@@ -321,7 +326,7 @@ void test_elf(void)
 	char tmpl[] = "/tmp/printk-index-elf.XXXXXX", cmd[600];
 
 	if (!pi_elf_supported()) {
-		fprintf(stderr, "SKIP ELF tests: built with NO_ELF=1\n");
+		t_not_built(__func__, "built with NO_ELF=1: no ELF tests");
 		return;
 	}
 	if (!mkdtemp(tmpl)) {

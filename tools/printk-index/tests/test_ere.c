@@ -13,7 +13,7 @@ static void m(const char *pat, const char *s, bool want)
 		return;
 	}
 	if (ere_fullmatch(&re, (const unsigned char *)s, strlen(s)) == want)
-		t_pass++;
+		T_PASS();
 	else
 		T_FAIL("'%s' on '%s': expected %s", pat, s, want ? "match" : "no match");
 	ere_free(&re);

@@ -77,7 +77,7 @@ void test_escape(void)
 		}
 	}
 	if (pairs_ok)
-		t_pass++;
+		T_PASS();
 
 	/* whole strings */
 	{

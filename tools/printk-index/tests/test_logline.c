@@ -16,7 +16,7 @@ static void t(const char *line, enum log_kind kind, int level, const char *msg)
 		sbuf_free(&b);
 		return;
 	}
-	t_pass++;
+	T_PASS();
 	CHECK_INT(ll.level, level);
 	if (kind != LOG_SKIP) {
 		snprintf(got, sizeof(got), "%.*s", (int)ll.len, ll.msg);
