@@ -4,11 +4,14 @@
 Guest tests nest: test/guest/run-all prints one result per test script and
 each script's own KTAP indented by four spaces under it.  Leaves (results
 without subtests) are what gets counted.  Anything that means the run did not
-say everything it should have is a failure, never a pass: no version line, no
-plan, fewer or more results than planned, a nested group its parent never
-closed, or no output at all.
+say everything it should have is a failure, never a pass: no version line, or
+a plan or result before it (at any depth), no plan, fewer or more results
+than planned, a nested group its parent never closed, or no output at all.
+Each top-level result stands for a script and must carry the script's own
+nested document (a script that printed nothing has none); --flat lifts that
+rule for documents that do not nest.
 
-usage: ktap.py [--name NAME] OUTPUT_FILE
+usage: ktap.py [--name NAME] [--flat] OUTPUT_FILE
 Prints one line per failure and a summary line
 "ktap: NAME: P passed, F failed, S skipped"; exits 1 when F > 0.
 """
@@ -25,6 +28,7 @@ VERSION = re.compile(r"^(KTAP version 1|TAP version 1[34])$")
 @dataclass
 class Group:
     """The results at one nesting depth since its parent's last result."""
+    version: bool = False
     plan: int | None = None
     results: int = 0
     failed_leaves: int = 0
@@ -43,11 +47,21 @@ class Summary:
         self.failures.append(what)
 
 
-def parse(text, name="guest"):
-    """Count the leaf results of a KTAP document; see the module docstring."""
+def parse(text, name="guest", nested=True):
+    """Count the leaf results of a KTAP document; see the module docstring.
+    With nested, each top-level result must have a nested document."""
     summary = Summary()
     groups = {}
     seen_version = False
+
+    def group(depth):
+        """The group at depth, which must have started with a version line."""
+        g = groups.get(depth)
+        if g is None:
+            g = groups[depth] = Group(version=depth == 0 and seen_version)
+            if not g.version:
+                summary.fail(f"{name}: results at depth {depth} before a KTAP version line")
+        return g
 
     def close(depth, parent_desc):
         """Check the group below a result at depth-1 against its plan."""
@@ -77,10 +91,13 @@ def parse(text, name="guest"):
                 if seen_version:
                     summary.fail(f"{name}: a second top-level KTAP version line")
                 seen_version = True
+            if depth in groups:
+                summary.fail(f"{name}: a KTAP version line after results at depth {depth}")
+            groups[depth] = Group(version=True)
             continue
         m = PLAN.match(stripped)
         if m:
-            g = groups.setdefault(depth, Group())
+            g = group(depth)
             if g.plan is not None:
                 summary.fail(f"{name}: two plans at depth {depth}")
             g.plan = int(m.group(1))
@@ -91,12 +108,15 @@ def parse(text, name="guest"):
         okay = m.group(1) == "ok"
         desc = (m.group(3) or "").strip() or f"test {m.group(2)}"
         directive = (m.group(4) or "").strip()
-        g = groups.setdefault(depth, Group())
+        g = group(depth)
         g.results += 1
         if int(m.group(2)) != g.results:
             summary.fail(f"{name}: result {m.group(2)} ({desc}) out of order, expected {g.results}")
         children = close(depth + 1, desc)
         leaf = children is None or children.results == 0
+        if nested and depth == 0 and children is None:
+            summary.fail(f"{name}: {desc}: no nested KTAP document (the script printed nothing)")
+            continue
         if leaf and directive.upper().startswith("SKIP"):
             summary.skipped += 1
         elif leaf and okay:
@@ -130,6 +150,8 @@ def parse(text, name="guest"):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--name", default="guest")
+    ap.add_argument("--flat", action="store_true",
+                    help="top-level results need no nested document")
     ap.add_argument("output")
     args = ap.parse_args()
     try:
@@ -138,7 +160,7 @@ def main():
     except OSError as e:
         text = ""
         print(f"ktap: {args.name}: cannot read {args.output}: {e}")
-    s = parse(text, args.name)
+    s = parse(text, args.name, nested=not args.flat)
     for what in s.failures:
         print(f"FAIL {what}")
     print(f"ktap: {args.name}: {s.passed} passed, {s.failed} failed, {s.skipped} skipped")

@@ -5,7 +5,7 @@
 # usage: splat-check.sh CONSOLE_LOG
 # exit: 0 clean, 1 splat found (the lines are printed), 2 log unusable
 log=$1
-if [ ! -r "$log" ] || [ ! -s "$log" ]; then
+if [ ! -f "$log" ] || [ ! -r "$log" ] || [ ! -s "$log" ]; then
 	echo "splat-check: cannot read the guest log '$log'" >&2
 	exit 2
 fi
@@ -33,7 +33,11 @@ patterns=(
 regex=$(IFS='|'; echo "${patterns[*]}")
 # Between the fault-injection markers of test/guest/t-faults.sh, failed
 # allocations dump stacks on purpose: only "Call Trace:" is let through there.
-if tr -d '\r' < "$log" |
+if ! text=$(tr -d '\r\0' < "$log"); then
+	echo "splat-check: cannot read the guest log '$log'" >&2
+	exit 2
+fi
+if echo "$text" |
    awk '/printk_index_test: fault injection begins/ { inject = 1 }
 	/printk_index_test: fault injection ends/ { inject = 0 }
 	{ print (inject && /Call Trace:/) ? "(stack dump of an injected fault)" : $0 }' |

@@ -2,6 +2,7 @@
 """Unit tests for the KTAP parser: what counts, and every way a run that did
 not finish must be a failure."""
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -13,9 +14,14 @@ import ktap  # noqa: E402
 HERE = os.path.dirname(os.path.abspath(__file__))
 
 
-def counts(text):
-    s = ktap.parse(text)
+def counts(text, nested=False):
+    s = ktap.parse(text, nested=nested)
     return s.passed, s.failed, s.skipped
+
+
+def ncounts(text):
+    """Counts of a document whose top-level results stand for scripts."""
+    return counts(text, nested=True)
 
 
 NESTED_OK = """KTAP version 1
@@ -35,7 +41,7 @@ ok 2 t-two
 
 class KtapTest(unittest.TestCase):
     def test_nested_leaves_are_counted(self):
-        self.assertEqual(counts(NESTED_OK), (3, 0, 1))
+        self.assertEqual(ncounts(NESTED_OK), (3, 0, 1))
 
     def test_flat(self):
         self.assertEqual(counts("KTAP version 1\n1..2\nok 1 a\nnot ok 2 b\n"), (1, 1, 0))
@@ -52,7 +58,8 @@ class KtapTest(unittest.TestCase):
         self.assertEqual(counts("KTAP version 1\nok 1 a\n"), (1, 1, 0))
 
     def test_missing_version_fails(self):
-        self.assertEqual(counts("1..1\nok 1 a\n"), (1, 1, 0))
+        # no version line at all, and a plan and result before one
+        self.assertEqual(counts("1..1\nok 1 a\n"), (1, 2, 0))
 
     def test_fewer_results_than_planned_fails(self):
         self.assertEqual(counts("KTAP version 1\n1..3\nok 1 a\nok 2 b\n"), (2, 1, 0))
@@ -62,39 +69,60 @@ class KtapTest(unittest.TestCase):
 
     def test_nested_group_short_of_its_plan_fails(self):
         text = NESTED_OK.replace("    ok 3 third\n", "")
-        self.assertEqual(counts(text), (2, 1, 1))
+        self.assertEqual(ncounts(text), (2, 1, 1))
 
     def test_unclosed_nested_group_fails(self):
         # The guest died inside the second script: its results are never
         # closed by a parent line and the top-level plan is short.
         text = NESTED_OK.split("ok 2 t-two")[0]
-        self.assertEqual(counts(text), (3, 2, 1))
+        self.assertEqual(ncounts(text), (3, 2, 1))
 
     def test_failing_parent_with_passing_leaves_counts_once(self):
         text = NESTED_OK.replace("ok 2 t-two", "not ok 2 t-two # exit status 2")
-        self.assertEqual(counts(text), (3, 1, 1))
+        self.assertEqual(ncounts(text), (3, 1, 1))
 
     def test_failing_leaf_and_parent_count_once(self):
         text = NESTED_OK.replace("    ok 1 only", "    not ok 1 only").replace(
             "ok 2 t-two", "not ok 2 t-two")
-        self.assertEqual(counts(text), (2, 1, 1))
+        self.assertEqual(ncounts(text), (2, 1, 1))
 
     def test_out_of_order_numbers_fail(self):
         self.assertEqual(counts("KTAP version 1\n1..2\nok 2 a\nok 1 b\n"), (2, 2, 0))
+
+    def test_results_before_the_version_line_fail(self):
+        s = ktap.parse("ok 1 a\nKTAP version 1\n1..1\nok 1 b\n", "v", nested=False)
+        self.assertIn("v: results at depth 0 before a KTAP version line", s.failures)
+        # nested: a script's results without its own version line
+        text = NESTED_OK.replace("    KTAP version 1\n    1..1\n", "    1..1\n")
+        self.assertEqual(ncounts(text), (3, 1, 1))
+
+    def test_version_line_after_results_fails(self):
+        text = NESTED_OK.replace("    ok 2 second # SKIP not here\n",
+                                 "    ok 2 second # SKIP not here\n    KTAP version 1\n")
+        self.assertGreaterEqual(ncounts(text)[1], 1)
+
+    def test_script_without_nested_document_fails(self):
+        # run-all's result for a script that printed nothing
+        text = "KTAP version 1\n1..2\nok 1 t-empty\n    KTAP version 1\n    1..1\n    ok 1 x\nok 2 t-x\n"
+        s = ktap.parse(text, "v", nested=True)
+        self.assertEqual((s.passed, s.failed), (1, 1))
+        self.assertEqual(s.failures, ["v: t-empty: no nested KTAP document (the script printed nothing)"])
+        # the same document is fine where top-level results are leaves
+        self.assertEqual(counts(text), (2, 0, 0))
 
     def test_free_text_and_comments_are_ignored(self):
         text = "KTAP version 1\n1..1\n# diag\nsome output\nok 1 a\n"
         self.assertEqual(counts(text), (1, 0, 0))
 
     def test_failure_names_the_path(self):
-        s = ktap.parse(NESTED_OK.replace("    ok 1 first", "    not ok 1 first"), "v")
+        s = ktap.parse(NESTED_OK.replace("    ok 1 first", "    not ok 1 first"), "v", nested=True)
         self.assertEqual(s.failures, ["v: not ok: t-one / first"])
 
     def test_cli_exit_status_and_summary(self):
         with tempfile.NamedTemporaryFile("w", suffix=".log", delete=False) as f:
             f.write("KTAP version 1\n1..1\nnot ok 1 a\n")
         try:
-            r = subprocess.run([sys.executable, os.path.join(HERE, "ktap.py"), "--name", "x", f.name],
+            r = subprocess.run([sys.executable, os.path.join(HERE, "ktap.py"), "--flat", "--name", "x", f.name],
                                capture_output=True, text=True)
         finally:
             os.unlink(f.name)
@@ -119,6 +147,48 @@ class SplatCheckTest(unittest.TestCase):
 
     def test_clean_log(self):
         self.assertEqual(self.run_check("Linux version 6.1\r\nRun /init as init process\r\n"), 0)
+
+    # One report line per pattern of splat-check.sh, in the words the
+    # kernel's detectors print them (6.1's lib/, mm/, kernel/ sources).
+    REPORTS = {
+        "WARNING:": "WARNING: CPU: 0 PID: 1 at kernel/printk/index.c:10 pi_show+0x1/0x2",
+        "BUG:": "BUG: sleeping function called from invalid context at mm/slab.h:723",
+        "Oops": "Oops: 0000 [#1] PREEMPT SMP NOPTI",
+        "Call Trace:": " Call Trace:",
+        "general protection fault": "general protection fault, probably for non-canonical address 0xdead000000000100: 0000 [#1] SMP",
+        "Kernel panic": "Kernel panic - not syncing: Fatal exception",
+        "KASAN": "KASAN: maybe wild-memory-access in range [0x0003088000000000-0x0003088000000007]",
+        "UBSAN": "UBSAN: shift-out-of-bounds in kernel/printk/index.c:42:7",
+        "kmemleak: .*new suspected memory leak": "kmemleak: 2 new suspected memory leaks (see /sys/kernel/debug/kmemleak)",
+        "unreferenced object 0x": "unreferenced object 0xffff888003a1c000 (size 64):",
+        "INFO: possible": "INFO: possible recursive locking detected",
+        "INFO: task .* blocked for more than": "INFO: task insmod:91 blocked for more than 120 seconds.",
+        "ODEBUG:": "ODEBUG: free active (active state 0) object type: timer_list hint: 0x0",
+        "list_(add|del) corruption": "list_del corruption. prev->next should be ffff888003a1c000, but was dead000000000122",
+        "refcount_t: ": "refcount_t: underflow; use-after-free.",
+        "kobject: .* is not initialized": "kobject: 'pi_sample' (00000000a1b2c3d4): is not initialized, yet kobject_put() is being called.",
+        "sysfs: cannot create duplicate filename": "sysfs: cannot create duplicate filename '/kernel/printk_index/x'",
+        "rcu: INFO: .*detected stalls": "rcu: INFO: rcu_preempt detected stalls on CPUs/tasks:",
+    }
+
+    @staticmethod
+    def script_patterns():
+        """The patterns splat-check.sh greps for, read from the script."""
+        with open(os.path.join(HERE, "splat-check.sh")) as f:
+            text = f.read()
+        block = text.split("patterns=(", 1)[1].split("\n)", 1)[0]
+        return re.findall(r"^\s*'([^']*)'", block, re.M)
+
+    def test_every_pattern_has_a_report_line_that_fails(self):
+        patterns = self.script_patterns()
+        self.assertEqual(len(patterns), 18)
+        self.assertEqual(sorted(patterns), sorted(self.REPORTS))
+        for pattern in patterns:
+            line = self.REPORTS[pattern]
+            with self.subTest(pattern=pattern):
+                # the line is this pattern's own (not caught by another only)
+                self.assertTrue(any(re.search(pattern, part) for part in line.split("\r\n")))
+                self.assertEqual(self.run_check("ok\r\n" + line + "\r\n"), 1)
 
     def test_each_report_kind_fails(self):
         for line in ["WARNING: CPU: 0 PID: 1 at kernel/printk/index.c:10 pi_show+0x1/0x2",
@@ -148,6 +218,9 @@ class SplatCheckTest(unittest.TestCase):
 
     def test_unreadable_or_empty_log_fails_closed(self):
         self.assertEqual(self.run_check(""), 2)
+        with tempfile.TemporaryDirectory() as d:
+            r = subprocess.run([os.path.join(HERE, "splat-check.sh"), d], capture_output=True)
+            self.assertEqual(r.returncode, 2)
         r = subprocess.run([os.path.join(HERE, "splat-check.sh"), "/nonexistent/log"],
                            capture_output=True)
         self.assertEqual(r.returncode, 2)
