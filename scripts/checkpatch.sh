@@ -5,10 +5,17 @@
 # usage: checkpatch.sh TREE PATCHES_DIR
 set -uo pipefail
 tree=$1 patches=$2
-[ -f "$patches/series" ] || { echo "checkpatch: no patches/series"; exit 0; }
-bad=0
+[ -f "$patches/series" ] || { echo "checkpatch: FAILED: no $patches/series"; exit 1; }
+[ -f "$tree/scripts/checkpatch.pl" ] || { echo "checkpatch: FAILED: no checkpatch.pl in $tree"; exit 1; }
+bad=0 n=0
 while read -r p; do
 	case "$p" in ''|'#'*) continue ;; esac
+	n=$((n + 1))
+	if [ ! -f "$patches/$p" ]; then
+		echo "checkpatch: FAILED: $p is in the series but not in $patches"
+		bad=1
+		continue
+	fi
 	# The tree is a tarball with one base commit and no history, so
 	# checkpatch cannot look up the commit in a Fixes: tag (it calls every
 	# id unknown); that one check is left to the reviewer.
@@ -23,4 +30,5 @@ while read -r p; do
 	fi
 	echo "checkpatch: $p: ${sum:-clean}"
 done < "$patches/series"
+[ "$n" != 0 ] || { echo "checkpatch: FAILED: $patches/series lists no patch"; bad=1; }
 exit $bad
