@@ -19,6 +19,19 @@ cp "$top/initramfs/init" "$stage/init"
 chmod 755 "$stage/init"
 echo "VARIANT=$variant" > "$stage/etc/pi-guest.env"
 cp -a "$top/test/guest/." "$stage/test/"
+# The features this variant is declared to have, one a line ("!name" for
+# those it must not have): the tests decide by this, never by what the
+# guest happens to show.
+features=$(sed -n "s/^$variant:[[:space:]]*//p" "$top/test/guest/features")
+if [ -z "$features" ]; then
+	echo "initramfs: variant $variant has no line in test/guest/features" >&2
+	exit 1
+fi
+for f in $(sed -n 's/^#   \([a-z]*\) .*/\1/p' "$top/test/guest/features"); do
+	echo " $features " | grep -qE " !?$f " ||
+		{ echo "initramfs: $variant does not declare '$f' in test/guest/features" >&2; exit 1; }
+done
+printf '%s\n' $features > "$stage/test/features"
 
 if grep -q '^CONFIG_MODULES=y' "$kout/.config"; then
 	for m in "$top"/test/modules/*/; do

@@ -57,8 +57,15 @@ BOOT_DMESG=/tmp/boot.dmesg
 
 HEADER='# <level/flags> filename:line function "format"'
 
-have_debugfs() { grep -q ' /sys/kernel/debug debugfs ' /proc/mounts; }
-have_modules() { [ -e /proc/modules ]; }
+# feature NAME: this variant is declared to have NAME (test/guest/features,
+# copied into /test/features for the variant).  Tests decide by the
+# declaration, not by what the guest shows: a missing feature that was
+# declared fails its tests (and t-features.sh) rather than skipping them.
+feature() { grep -qx "$1" /test/features; }
+have_index() { feature index; }
+have_debugfs() { feature debugfs; }
+have_debugfs_index() { feature debugfs && feature index; }
+have_modules() { feature modules; }
 
 # The number of index entries with a format in vmlinux, counted on the host
 # from the ELF file (test/host/pi_count.py): the number of lines to expect.

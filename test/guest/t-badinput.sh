@@ -22,7 +22,7 @@ expect() {
 }
 
 f=$SYSFS_INDEX/vmlinux
-if [ ! -f $f ]; then
+if ! have_index; then
 	for i in $(seq $sys_cases); do skip "sysfs bad input $i" "no sysfs index in $VARIANT"; done
 else
 	size=$(stat -c %s $f)
@@ -50,7 +50,7 @@ else
 fi
 
 d=$DEBUGFS_INDEX/vmlinux
-if ! have_debugfs || [ ! -f $d ]; then
+if ! have_debugfs_index; then
 	for i in $(seq $dbg_cases); do skip "debugfs bad input $i" "no debugfs index in $VARIANT"; done
 else
 	cat $d > /tmp/before
@@ -63,7 +63,7 @@ else
 	check "debugfs: nobody cannot read it" sh -c "test \"\$(su -s /bin/sh nobody -c 'pi_io $d pread 0 10')\" = 'error EACCES'"
 fi
 
-if ! have_modules || [ ! -d $SYSFS_INDEX ]; then
+if ! have_modules || ! have_index; then
 	for i in $(seq $mod_cases); do skip "module bad input $i" "no modules or no index in $VARIANT"; done
 	ktap_done
 fi

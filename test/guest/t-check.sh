@@ -9,7 +9,7 @@
 ktap_plan 6
 rules=/test/check.rules
 
-if [ "$VARIANT" = noindex ]; then
+if ! have_index; then
 	printk-index check $rules > /tmp/out 2> /tmp/err
 	rc=$?
 	check "noindex: check fails with exit 2 and says why" sh -c \

@@ -7,7 +7,7 @@
 . ./lib.sh
 
 ktap_plan 8
-if [ "$VARIANT" != drivers ]; then
+if ! feature drivers; then
 	for i in $(seq 8); do skip "drivers case $i" "only in the drivers variant"; done
 	ktap_done
 fi

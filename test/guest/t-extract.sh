@@ -5,7 +5,7 @@
 . ./lib.sh
 
 ktap_plan 2
-if [ ! -d $SYSFS_INDEX ]; then
+if ! have_index; then
 	check "noindex: nothing extracted either" test -z "$(ls /test/extract)"
 	skip "extract of modules" "no index in $VARIANT"
 	ktap_done

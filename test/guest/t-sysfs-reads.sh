@@ -6,7 +6,7 @@
 cases=$((READ_CHECKS * 2 + 2))
 ktap_plan $cases
 idx=$SYSFS_INDEX
-if [ ! -d $idx ]; then
+if ! have_index; then
 	for i in $(seq $cases); do skip "sysfs reads $i" "no sysfs index in $VARIANT"; done
 	ktap_done
 fi

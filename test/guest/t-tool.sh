@@ -6,7 +6,7 @@
 ktap_plan 6
 idx=$SYSFS_INDEX
 
-if [ "$VARIANT" = noindex ]; then
+if ! have_index; then
 	printk-index list > /tmp/out 2> /tmp/err
 	rc=$?
 	check "noindex: list fails with exit 2 and says why" sh -c \
