@@ -20,8 +20,13 @@ check "list vmlinux prints the file back byte for byte" sh -c \
 check "list of the whole folder parses every file" sh -c "printk-index list > /tmp/all"
 # The boot log: everything the kernel printed before any module was loaded.
 printk-index match $BOOT_DMESG > /tmp/boot.match 2> /tmp/boot.summary
-check "every boot log line is attributed ($(cat /tmp/boot.summary))" \
-	grep -q ' 0 unattributed' /tmp/boot.summary
+rc=$?
+# "printk-index: L lines: A attributed, G generic-only, U unattributed (S skipped)"
+set -- $(sed 's/[^0-9 ]//g' /tmp/boot.summary)
+check "every boot log line is attributed (exit $rc: $(cat /tmp/boot.summary))" sh -c \
+	"test $rc = 0 && test $# = 5 && test $1 -gt 0 && test $(($1 + $5)) = $(wc -l < $BOOT_DMESG) &&
+	 test \$(wc -l < /tmp/boot.match) = $1 && test $4 = 0 && test $(($2 + $3)) = $1 &&
+	 ! grep -q '^[0-9]* unattributed ' /tmp/boot.match"
 
 if ! have_modules; then
 	for i in 4 5 6; do skip "module case $i" "no modules in $VARIANT"; done
@@ -38,10 +43,15 @@ check "list of a module file prints it back byte for byte" sh -c \
 # can match what is left of it.
 dmesg | grep -E 'pi_sample:| pisample0 |^no level 1$|^default level 1$' |
 	grep -v -e 'loading out-of-tree module taints kernel' -e 'a very long format' > /tmp/module.log
-printk-index match /tmp/module.log 2>/dev/null | cut -d' ' -f2- > /tmp/module.match
-check "match attributes each module message to its call site" same_file /tmp/module.match /test/pi_sample.match
+printk-index match /tmp/module.log > /tmp/module.out 2>/dev/null
+rc=$?
+cut -d' ' -f2- /tmp/module.out > /tmp/module.match
+check "match attributes each module message to its call site (exit $rc)" sh -c \
+	"test $rc = 0 && cmp /tmp/module.match /test/pi_sample.match"
 rmmod pi_sample
-printk-index match /tmp/module.log > /tmp/module.match 2>/dev/null
-check "after rmmod the module's messages are no longer attributed to it" sh -c \
-	"! grep -q ' pi_sample pi_sample.c:' /tmp/module.match"
+printk-index match /tmp/module.log > /tmp/module.out 2>/dev/null
+rc=$?
+check "after rmmod the module's messages are no longer attributed to it (exit $rc)" sh -c \
+	"test $rc = 0 && test \$(wc -l < /tmp/module.out) = \$(wc -l < /tmp/module.log) &&
+	 ! grep -q ' pi_sample pi_sample.c:' /tmp/module.out"
 ktap_done
