@@ -5,15 +5,23 @@ set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 passed=0 failed=0
 
-# python unittest: "Ran N tests" and "FAILED (failures=F, errors=E)".
-out=$(python3 "$top/test/host/test_ktap.py" 2>&1)
-n=$(echo "$out" | sed -n 's/^Ran \([0-9]*\) tests\{0,1\}.*/\1/p')
-f=$(echo "$out" | sed -n 's/^FAILED (\(.*\))/\1/p' | grep -o '[0-9]\+' | paste -sd+ | bc)
-[ -n "$n" ] || { echo "$out"; n=0; f=1; }
-f=${f:-0}
-[ "$f" = 0 ] || echo "$out"
-echo "host-test: harness: $((n - f)) passed, $f failed"
-passed=$((passed + n - f)) failed=$((failed + f))
+# pyunit NAME PYTHON SCRIPT: run a python unittest file and add its
+# "Ran N tests" and "FAILED (failures=F, errors=E)" to the totals.
+pyunit() {
+	local name=$1 out n f
+	out=$("$2" "$3" 2>&1)
+	n=$(echo "$out" | sed -n 's/^Ran \([0-9]*\) tests\{0,1\}.*/\1/p')
+	f=$(echo "$out" | sed -n 's/^FAILED (\(.*\))/\1/p' | grep -o '[0-9]\+' | paste -sd+ | bc)
+	f=${f:-0}
+	# No "Ran N tests": the script did not run; one failure, nothing passed.
+	[ -n "$n" ] || { n=1; f=1; }
+	[ "$f" = 0 ] || echo "$out"
+	echo "host-test: $name: $((n - f)) passed, $f failed"
+	passed=$((passed + n - f)) failed=$((failed + f))
+}
+pyunit harness python3 "$top/test/host/test_ktap.py"
+# Debian's python3, which has python3-pyelftools (make deps).
+pyunit "index oracle" /usr/bin/python3 "$top/test/host/test_pi_oracle.py"
 
 # tally NAME SHOW_RE MISSING_HINT OUTPUT: add the "N passed, M failed" line
 # of OUTPUT to the totals, showing its lines that match SHOW_RE; no such line
