@@ -49,5 +49,17 @@ if [ -f "$top/tools/printk-index/Makefile" ]; then
 	tally "printk-index fuzz" '^(FAIL|    #|fuzz-smoke: kept)' " (clang with libFuzzer missing? make deps)" \
 		"$(make -s -C "$top/tools/printk-index" fuzz-smoke 2>&1)"
 fi
+# The index oracle against the built kernel: fails without a build, unless
+# asked not to look for one; then the summary says what was not checked.
+if [ "${PI_HOST_TESTS_NO_KERNEL:-}" = 1 ]; then
+	echo "host-test: index oracle vs build: NOT RUN (PI_HOST_TESTS_NO_KERNEL=1): no kernel," \
+		"module or golden was compared with the oracle"
+else
+	tally "index oracle vs build" '^(FAIL|    )' " (no kernel build? make initramfs, or PI_HOST_TESTS_NO_KERNEL=1)" \
+		"$("$top/test/host/oracle-check.sh" 2>&1)"
+fi
+# The last line stays "N passed, M failed" alone: run-all.sh parses it.
+[ "${PI_HOST_TESTS_NO_KERNEL:-}" != 1 ] ||
+	echo "host-test: without a kernel build (PI_HOST_TESTS_NO_KERNEL=1): the oracle checks did not run"
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]
