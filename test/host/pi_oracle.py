@@ -31,6 +31,7 @@ import struct
 import sys
 from collections import namedtuple
 
+from elftools.common.exceptions import ELFError
 from elftools.elf.elffile import ELFFile
 from elftools.elf.relocation import RelocationSection
 
@@ -223,7 +224,7 @@ def main(argv):
         sys.exit("usage: pi_oracle.py [--count] VMLINUX|MODULE.ko")
     try:
         entries = read_entries(args[0])
-    except (OracleError, OSError) as e:
+    except (OracleError, ELFError, OSError) as e:
         sys.exit(f"pi_oracle: {args[0]}: {e}")
     if count:
         print(len(entries), sum(1 for e in entries if e.fmt is not None))
