@@ -21,7 +21,7 @@ trap 'rm -rf "$tmp"' EXIT
 passed=0 failed=0
 
 pass() { echo "ok - $1"; passed=$((passed + 1)); }
-fail() { echo "FAIL $1"; shift; printf '    %s\n' "$@"; failed=$((failed + 1)); }
+fail() { echo "FAIL $1"; shift; printf '%s\n' "$@" | sed 's/^/    /'; failed=$((failed + 1)); }
 
 # differ A B: nothing when A and B are the same bytes, else where they part.
 differ() {
@@ -95,10 +95,11 @@ check_kernel() {
 		done
 	done
 	if [ -e "$tmp/$v.pi_sample.oracle" ]; then
-		if out=$("$top/test/host/pi_source_check.py" "$sample_src" "$tmp/$v.pi_sample.oracle"); then
-			pass "$v: the oracle of pi_sample.ko equals pi_sample.c's index: comments"
+		if out=$("$top/test/host/pi_source_check.py" "$sample_src" "$tmp/$v.pi_sample.oracle" \
+				"$top/test/modules/pi_sample/pi_sample.golden"); then
+			pass "$v: the oracle of pi_sample.ko and pi_sample.golden equal pi_sample.c's index: comments"
 		else
-			fail "$v: the oracle of pi_sample.ko equals pi_sample.c's index: comments" "$out"
+			fail "$v: the oracle of pi_sample.ko and pi_sample.golden equal pi_sample.c's index: comments" "$out"
 		fi
 	fi
 }
