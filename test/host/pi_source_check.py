@@ -28,7 +28,7 @@ ANNOTATION = re.compile(rb'/\* index: (.*) \*/\s*$')
 EXPECTED = re.compile(rb'(<(?:-1|[0-7]|[0-7],c|c)>) (\w+) (".*")$')
 REPEAT = re.compile(rb'\{([^{}*]+)\*([0-9]+)\}')
 # Calls that make an index entry (or that must say "none").
-CALL = re.compile(rb'\b(printk|pr_\w+|dev_\w+|netdev_\w+|netif_\w+|WARN\w*)\s*\(')
+CALL = re.compile(rb'\b(printk\w*|pr_\w+|dev_\w+|netdev_\w+|netif_\w+|WARN\w*)\s*\(')
 
 
 def expected_lines(path):

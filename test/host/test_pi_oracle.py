@@ -12,6 +12,9 @@ import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import pi_oracle  # noqa: E402
+import pi_source_check  # noqa: E402
+
+SAMPLE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "modules", "pi_sample")
 
 # Entries in an explicit array, so that their order is the array's.
 SOURCE = r'''
@@ -107,6 +110,48 @@ class Escape(unittest.TestCase):
                 self.assertEqual(len(got), 2, c)
             else:
                 self.assertEqual(got, b"\\" + oct(c)[2:].zfill(3).encode(), c)
+
+
+class SourceTable(unittest.TestCase):
+    """pi_source_check.py on pi_sample.c and its golden, without a kernel
+    build: the golden as checked in passes, and each kind of damage fails."""
+
+    def check(self, source_edit=None, golden_edit=None):
+        with open(os.path.join(SAMPLE, "pi_sample.c"), "rb") as f:
+            src = f.read()
+        with open(os.path.join(SAMPLE, "pi_sample.golden"), "rb") as f:
+            golden = f.read()
+        with tempfile.TemporaryDirectory() as d:
+            paths = []
+            for name, data, edit in (("pi_sample.c", src, source_edit), ("g", golden, golden_edit)):
+                if edit:
+                    self.assertIn(edit[0], data)
+                    data = data.replace(edit[0], edit[1], 1)
+                paths.append(os.path.join(d, name))
+                with open(paths[-1], "wb") as f:
+                    f.write(data)
+            return pi_source_check.check(paths[0], paths[1:])
+
+    def test_golden_agrees(self):
+        self.assertTrue(self.check())
+
+    def test_wrong_line_number(self):
+        self.assertFalse(self.check(golden_edit=(b"pi_sample.c:44 ", b"pi_sample.c:45 ")))
+
+    def test_wrong_level(self):
+        self.assertFalse(self.check(golden_edit=(b"<5> pi_sample.c:46 ", b"<4> pi_sample.c:46 ")))
+
+    def test_wrong_format(self):
+        self.assertFalse(self.check(golden_edit=(b"\\351\\377", b"\\351\\376")))
+
+    def test_long_format_one_short(self):
+        self.assertFalse(self.check(source_edit=(b"{0123456789abcdef*320}", b"{0123456789abcdef*319}")))
+
+    def test_line_dropped(self):
+        self.assertFalse(self.check(golden_edit=(b"<c> pi_sample.c:55 pi_sample_continuation \" %d\"\n", b"")))
+
+    def test_call_not_annotated(self):
+        self.assertFalse(self.check(source_edit=(b'\t/* index: <1> pi_sample_levels "pi_sample: alert %d\\n" */', b"")))
 
 
 if __name__ == "__main__":
