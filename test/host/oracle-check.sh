@@ -47,8 +47,7 @@ must_differ() {
 	fi
 }
 
-# The sample module folder whose goldens are compared with the oracle, and
-# the module whose index comments are checked.
+# The source whose index: comments state its module's index.
 sample_src=$top/test/modules/pi_sample/pi_sample.c
 
 if ! make -s -C "$top/tools/printk-index" printk-index > "$tmp/make.log" 2>&1; then
@@ -59,7 +58,7 @@ fi
 
 # check_kernel KOUT: every comparison for one built kernel.
 check_kernel() {
-	local kout=$1 v=${1##*/kernel-} dir name ko golden n
+	local kout=$1 v=${1##*/kernel-} dir name ko golden n out
 	"$oracle" "$kout/vmlinux" > "$tmp/$v.vmlinux.oracle" || { fail "$v: oracle reads vmlinux"; return; }
 	"$tool" extract "$kout/vmlinux" > "$tmp/$v.vmlinux.extract" 2>&1 || true
 	same "$v: extract of vmlinux equals the oracle" "$tmp/$v.vmlinux.oracle" "$tmp/$v.vmlinux.extract"
