@@ -24,13 +24,15 @@ BOOT_VARIANTS ?= default nodebugfs noindex nomodules drivers debug
 
 # Debian packages the harness needs, and a command that shows each is there.
 # clang fuzzes printk-index in host-test; its libFuzzer runtime is in
-# libclang-rt-14-dev, which Debian 12's clang only recommends.
+# libclang-rt-14-dev, which Debian 12's clang only recommends.  pyelftools
+# reads ELF files for the index oracle (test/host/pi_oracle.py).
 PACKAGES := linux-source-6.1:/usr/src/linux-source-6.1.tar.xz gcc:gcc make:make \
 	libelf-dev:/usr/include/libelf.h libssl-dev:/usr/include/openssl/ssl.h bc:bc \
 	flex:flex bison:bison qemu-system-x86:qemu-system-x86_64 \
 	busybox-static:/bin/busybox cpio:cpio ccache:ccache python3:python3 \
 	xz-utils:xz git:git perl:perl gzip:gzip e2fsprogs:/sbin/mkfs.ext4 \
 	python3-ply:/usr/lib/python3/dist-packages/ply python3-git:/usr/lib/python3/dist-packages/git zlib1g-dev:/usr/lib/x86_64-linux-gnu/libz.a \
+	python3-pyelftools:/usr/lib/python3/dist-packages/elftools \
 	clang:clang libclang-rt-14-dev:/usr/lib/llvm-14/lib/clang/14.0.6/lib/linux/libclang_rt.fuzzer-x86_64.a
 
 # CMD goes to the guest through the environment, so that any quoting and

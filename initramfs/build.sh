@@ -57,14 +57,17 @@ done
 make -s -C "$top/tools/printk-index" printk-index printk-index.static
 cp "$top/tools/printk-index/printk-index.static" "$stage/usr/bin/printk-index"
 
-# The index as printk-index extract reads it from this build's ELF files,
-# for the guest to compare with what the running kernel shows.
-mkdir -p "$stage/test/extract"
+# The index of this build's ELF files as printk-index extract reads it, and
+# as the independent oracle (test/host/pi_oracle.py) renders it, for the
+# guest to compare with each other and with what the running kernel shows
+# (t-oracle.sh).  Without the index there is nothing to render.
+mkdir -p "$stage/test/extract" "$stage/test/oracle"
 if [ "$(cut -d' ' -f1 "$stage/test/vmlinux.count")" != 0 ]; then
-	"$top/tools/printk-index/printk-index" extract "$kout/vmlinux" > "$stage/test/extract/vmlinux"
-	for ko in "$stage"/lib/modules/*.ko; do
-		[ -e "$ko" ] || continue
-		"$top/tools/printk-index/printk-index" extract "$ko" > "$stage/test/extract/$(basename "$ko" .ko)"
+	for elf in "$kout/vmlinux" "$stage"/lib/modules/*.ko; do
+		[ -e "$elf" ] || continue
+		name=$(basename "$elf" .ko)
+		"$top/tools/printk-index/printk-index" extract "$elf" > "$stage/test/extract/$name"
+		"$top/test/host/pi_oracle.py" "$elf" > "$stage/test/oracle/$name"
 	done
 fi
 

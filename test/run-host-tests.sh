@@ -5,15 +5,23 @@ set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 passed=0 failed=0 skipped=0
 
-# python unittest: "Ran N tests" and "FAILED (failures=F, errors=E)".
-out=$(python3 "$top/test/host/test_ktap.py" 2>&1)
-n=$(echo "$out" | sed -n 's/^Ran \([0-9]*\) tests\{0,1\}.*/\1/p')
-f=$(echo "$out" | sed -n 's/^FAILED (\(.*\))/\1/p' | grep -o '[0-9]\+' | paste -sd+ | bc)
-[ -n "$n" ] || { echo "$out"; n=0; f=1; }
-f=${f:-0}
-[ "$f" = 0 ] || echo "$out"
-echo "host-test: harness: $((n - f)) passed, $f failed"
-passed=$((passed + n - f)) failed=$((failed + f))
+# pyunit NAME PYTHON SCRIPT: run a python unittest file and add its
+# "Ran N tests" and "FAILED (failures=F, errors=E)" to the totals.
+pyunit() {
+	local name=$1 out n f
+	out=$("$2" "$3" 2>&1)
+	n=$(echo "$out" | sed -n 's/^Ran \([0-9]*\) tests\{0,1\}.*/\1/p')
+	f=$(echo "$out" | sed -n 's/^FAILED (\(.*\))/\1/p' | grep -o '[0-9]\+' | paste -sd+ | bc)
+	f=${f:-0}
+	# No "Ran N tests": the script did not run; one failure, nothing passed.
+	[ -n "$n" ] || { n=1; f=1; }
+	[ "$f" = 0 ] || echo "$out"
+	echo "host-test: $name: $((n - f)) passed, $f failed"
+	passed=$((passed + n - f)) failed=$((failed + f))
+}
+pyunit harness python3 "$top/test/host/test_ktap.py"
+# Debian's python3, which has python3-pyelftools (make deps).
+pyunit "index oracle" /usr/bin/python3 "$top/test/host/test_pi_oracle.py"
 
 # tally NAME SHOW_RE MISSING_HINT OUTPUT: add the "N passed, M failed" line
 # of OUTPUT to the totals, showing its lines that match SHOW_RE; no such line
@@ -44,6 +52,16 @@ if [ -f "$top/tools/printk-index/Makefile" ]; then
 	# (make fuzz runs longer). Without clang this fails: make deps installs it.
 	tally "printk-index fuzz" '^(FAIL|    #|fuzz-smoke: kept)' " (clang with libFuzzer missing? make deps)" \
 		"$(make -s -C "$top/tools/printk-index" fuzz-smoke 2>&1)"
+fi
+# The index oracle against the built kernel: fails without a build, unless
+# inputs may be missing (PI_TESTS_ALLOW_MISSING); then it counts as skipped.
+if [ -n "${PI_TESTS_ALLOW_MISSING:-}" ] && [ ! -e "${BUILD:-$top/build}/kernel-default/vmlinux" ]; then
+	echo "host-test: index oracle vs build: NOT RUN (no kernel build, PI_TESTS_ALLOW_MISSING):" \
+		"no kernel, module or golden was compared with the oracle"
+	skipped=$((skipped + 1))
+else
+	tally "index oracle vs build" '^(FAIL|    )' " (no kernel build? make initramfs, or PI_TESTS_ALLOW_MISSING=1)" \
+		"$("$top/test/host/oracle-check.sh" 2>&1)"
 fi
 if [ "$skipped" != 0 ]; then
 	echo "host-test: $skipped cases skipped for missing inputs (PI_TESTS_ALLOW_MISSING=${PI_TESTS_ALLOW_MISSING-})"

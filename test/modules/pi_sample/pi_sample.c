@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * A sample module for the printk index tests: a realistic mix of the ways a
- * driver prints, each of which must show up in the index exactly as
- * pi_sample.golden says.
+ * driver prints.  The "index:" comment on each call states its index line
+ * but for file:line, which is where it sits (test/host/pi_source_check.py).
  *
  * printk_deferred() is missing: 6.1 does not export it to modules; the guest
  * tests look for its vmlinux call sites instead.
@@ -38,40 +38,40 @@ static struct device *pi_sample_dev;
 
 static void pi_sample_levels(int n)
 {
-	pr_emerg("emergency %d\n", n);
-	pr_alert("alert %d\n", n);
-	pr_crit("critical %d\n", n);
-	pr_err("error %d\n", n);
-	pr_warn("warning %d\n", n);
-	pr_notice("notice %d\n", n);
-	pr_info("info %d\n", n);
-	printk("no level %d\n", n);
-	printk(KERN_DEFAULT "default level %d\n", n);
+	pr_emerg("emergency %d\n", n);	/* index: <0> pi_sample_levels "pi_sample: emergency %d\n" */
+	pr_alert("alert %d\n", n);	/* index: <1> pi_sample_levels "pi_sample: alert %d\n" */
+	pr_crit("critical %d\n", n);	/* index: <2> pi_sample_levels "pi_sample: critical %d\n" */
+	pr_err("error %d\n", n);	/* index: <3> pi_sample_levels "pi_sample: error %d\n" */
+	pr_warn("warning %d\n", n);	/* index: <4> pi_sample_levels "pi_sample: warning %d\n" */
+	pr_notice("notice %d\n", n);	/* index: <5> pi_sample_levels "pi_sample: notice %d\n" */
+	pr_info("info %d\n", n);	/* index: <6> pi_sample_levels "pi_sample: info %d\n" */
+	printk("no level %d\n", n);	/* index: <-1> pi_sample_levels "no level %d\n" */
+	printk(KERN_DEFAULT "default level %d\n", n);	/* index: <-1> pi_sample_levels "default level %d\n" */
 }
 
 static void pi_sample_continuation(int n)
 {
-	pr_info("counting:");
-	pr_cont(" %d", n);
-	printk(KERN_CONT KERN_INFO " done\n");
+	pr_info("counting:");	/* index: <6> pi_sample_continuation "pi_sample: counting:" */
+	pr_cont(" %d", n);	/* index: <c> pi_sample_continuation " %d" */
+	printk(KERN_CONT KERN_INFO " done\n");	/* index: <6,c> pi_sample_continuation " done\n" */
 }
 
 static void pi_sample_escapes(void)
 {
-	pr_info("quotes \"%s\" backslash \\ tab\tend\n", "q");
-	pr_info("bell\a escape\e vtab\v formfeed\f return\r high \xe9\xff\n");
-	pr_info("percent 100%% of %-5s|%05x\n", "width", 42);
+	pr_info("quotes \"%s\" backslash \\ tab\tend\n", "q");	/* index: <6> pi_sample_escapes "pi_sample: quotes \"%s\" backslash \\ tab\tend\n" */
+	pr_info("bell\a escape\e vtab\v formfeed\f return\r high \xe9\xff\n");	/* index: <6> pi_sample_escapes "pi_sample: bell\a escape\e vtab\v formfeed\f return\r high \351\377\n" */
+	pr_info("percent 100%% of %-5s|%05x\n", "width", 42);	/* index: <6> pi_sample_escapes "pi_sample: percent 100%% of %-5s|%05x\n" */
 }
 
 static void pi_sample_device(struct device *dev)
 {
-	dev_emerg(dev, "device emergency\n");
-	dev_crit(dev, "device critical %d\n", 1);
-	dev_err(dev, "device error %s\n", "x");
-	dev_warn(dev, "device warning\n");
-	dev_notice(dev, "device notice\n");
-	dev_info(dev, "device info %pe\n", ERR_PTR(-ENOMEM));
-	dev_printk(KERN_ERR, dev, "dev_printk with level\n");
+	dev_emerg(dev, "device emergency\n");	/* index: <0> pi_sample_device "%s %s: device emergency\n" */
+	dev_crit(dev, "device critical %d\n", 1);	/* index: <2> pi_sample_device "%s %s: device critical %d\n" */
+	dev_err(dev, "device error %s\n", "x");	/* index: <3> pi_sample_device "%s %s: device error %s\n" */
+	dev_warn(dev, "device warning\n");	/* index: <4> pi_sample_device "%s %s: device warning\n" */
+	dev_notice(dev, "device notice\n");	/* index: <5> pi_sample_device "%s %s: device notice\n" */
+	dev_info(dev, "device info %pe\n", ERR_PTR(-ENOMEM));	/* index: <6> pi_sample_device "%s %s: device info %pe\n" */
+	dev_printk(KERN_ERR, dev, "dev_printk with level\n");	/* index: <3> pi_sample_device "%s %s: dev_printk with level\n" */
 }
 
 /*
@@ -80,9 +80,9 @@ static void pi_sample_device(struct device *dev)
  */
 static void pi_sample_warnings(int n)
 {
-	WARN(n < 0, "pi_sample: negative count %d\n", n);
-	WARN_ONCE(n < 0, "pi_sample: negative count %d, once\n", n);
-	WARN_RATELIMIT(n < 0, "pi_sample: negative count %d, ratelimited\n", n);
+	WARN(n < 0, "pi_sample: negative count %d\n", n);	/* index: <-1> pi_sample_warnings "pi_sample: negative count %d\n" */
+	WARN_ONCE(n < 0, "pi_sample: negative count %d, once\n", n);	/* index: <-1> pi_sample_warnings "pi_sample: negative count %d, once\n" */
+	WARN_RATELIMIT(n < 0, "pi_sample: negative count %d, ratelimited\n", n);	/* index: <-1> pi_sample_warnings "pi_sample: negative count %d, ratelimited\n" */
 }
 
 /*
@@ -96,18 +96,18 @@ struct pi_sample_priv {
 
 static void pi_sample_netdev(struct net_device *ndev, struct pi_sample_priv *priv)
 {
-	netdev_emerg(ndev, "netdev emergency\n");
-	netdev_alert(ndev, "netdev alert\n");
-	netdev_crit(ndev, "netdev critical %d\n", 1);
-	netdev_err(ndev, "netdev error %s\n", "x");
-	netdev_warn(ndev, "netdev warning\n");
-	netdev_notice(ndev, "netdev notice\n");
-	netdev_info(ndev, "netdev info %pe\n", ERR_PTR(-ENOMEM));
-	netdev_printk(KERN_ERR, ndev, "netdev_printk with level\n");
-	netif_info(priv, probe, ndev, "netif info\n");
+	netdev_emerg(ndev, "netdev emergency\n");	/* index: <0> pi_sample_netdev "%s %s %s%s: netdev emergency\n" */
+	netdev_alert(ndev, "netdev alert\n");	/* index: <1> pi_sample_netdev "%s %s %s%s: netdev alert\n" */
+	netdev_crit(ndev, "netdev critical %d\n", 1);	/* index: <2> pi_sample_netdev "%s %s %s%s: netdev critical %d\n" */
+	netdev_err(ndev, "netdev error %s\n", "x");	/* index: <3> pi_sample_netdev "%s %s %s%s: netdev error %s\n" */
+	netdev_warn(ndev, "netdev warning\n");	/* index: <4> pi_sample_netdev "%s %s %s%s: netdev warning\n" */
+	netdev_notice(ndev, "netdev notice\n");	/* index: <5> pi_sample_netdev "%s %s %s%s: netdev notice\n" */
+	netdev_info(ndev, "netdev info %pe\n", ERR_PTR(-ENOMEM));	/* index: <6> pi_sample_netdev "%s %s %s%s: netdev info %pe\n" */
+	netdev_printk(KERN_ERR, ndev, "netdev_printk with level\n");	/* index: <3> pi_sample_netdev "%s %s %s%s: netdev_printk with level\n" */
+	netif_info(priv, probe, ndev, "netif info\n");	/* index: <6> pi_sample_netdev "%s %s %s%s: netif info\n" */
 	/* Compiled out (no DEBUG, no dynamic debug): not in the index. */
-	netdev_dbg(ndev, "netdev debug, compiled out\n");
-	netif_dbg(priv, probe, ndev, "netif debug, compiled out\n");
+	netdev_dbg(ndev, "netdev debug, compiled out\n");	/* index: none */
+	netif_dbg(priv, probe, ndev, "netif debug, compiled out\n");	/* index: none */
 }
 
 static void pi_sample_netdev_setup(struct net_device *ndev)
@@ -139,11 +139,11 @@ static int __init pi_sample_init(void)
 {
 	int err;
 
-	pr_info("loading (fail_init=%d)\n", fail_init);
+	pr_info("loading (fail_init=%d)\n", fail_init);	/* index: <6> pi_sample_init "pi_sample: loading (fail_init=%d)\n" */
 	pi_sample_levels(1);
 	pi_sample_continuation(2);
 	pi_sample_escapes();
-	pr_info(PI_LONG_FORMAT, 3);
+	pr_info(PI_LONG_FORMAT, 3);	/* index: <6> pi_sample_init "pi_sample: a very long format: {0123456789abcdef*320}end %d\n" */
 
 	pi_sample_dev = root_device_register("pi_sample");
 	if (IS_ERR(pi_sample_dev))
@@ -157,7 +157,7 @@ static int __init pi_sample_init(void)
 	}
 
 	if (fail_init) {
-		pr_err("failing init as asked\n");
+		pr_err("failing init as asked\n");	/* index: <3> pi_sample_init "pi_sample: failing init as asked\n" */
 		root_device_unregister(pi_sample_dev);
 		return -ENODEV;
 	}
@@ -167,7 +167,7 @@ static int __init pi_sample_init(void)
 static void __exit pi_sample_exit(void)
 {
 	root_device_unregister(pi_sample_dev);
-	pr_info("unloaded\n");
+	pr_info("unloaded\n");	/* index: <6> pi_sample_exit "pi_sample: unloaded\n" */
 }
 
 module_init(pi_sample_init);

@@ -1,0 +1,168 @@
+#!/bin/bash
+# The index oracle (pi_oracle.py) against everything else that claims to
+# know a build's index, on the host: printk-index extract on the vmlinux and
+# every sample module .ko of each built kernel, the checked-in goldens, the
+# "index:" comments of pi_sample.c, and pi_count.py's count.  Then the same
+# comparisons on deliberately corrupted copies, which must fail: a check
+# that cannot fail proves nothing.  Ends with "N passed, M failed".
+#
+# kernel-default (with its sample modules, built by 'make initramfs') must
+# be there: without it this fails.  Other built variants with the index are
+# checked too.
+#
+# usage: oracle-check.sh   (BUILD as in the Makefile)
+set -uo pipefail
+top=$(cd "$(dirname "$0")/../.." && pwd)
+build=${BUILD:-$top/build}
+oracle=$top/test/host/pi_oracle.py
+tool=$top/tools/printk-index/printk-index
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+passed=0 failed=0
+
+pass() { echo "ok - $1"; passed=$((passed + 1)); }
+fail() { echo "FAIL $1"; shift; printf '%s\n' "$@" | sed 's/^/    /'; failed=$((failed + 1)); }
+
+# differ A B: nothing when A and B are the same bytes, else where they part.
+differ() {
+	cmp -s "$1" "$2" && return 0
+	cmp "$1" "$2" 2>&1 | head -n 1
+	diff "$1" "$2" | head -n 4 | cut -c 1-160
+	return 1
+}
+
+# same NAME A B: one case, A and B byte for byte.
+same() {
+	local out
+	if out=$(differ "$2" "$3"); then pass "$1"; else fail "$1" "$out"; fi
+}
+
+# must_differ NAME A B: one case, A and B must not be the same bytes (the
+# corrupted-input tests: differ() must see the damage).
+must_differ() {
+	if differ "$2" "$3" >/dev/null; then
+		fail "$1" "the check passed on a corrupted input"
+	else
+		pass "$1"
+	fi
+}
+
+# The source whose index: comments state its module's index.
+sample_src=$top/test/modules/pi_sample/pi_sample.c
+
+if ! make -s -C "$top/tools/printk-index" printk-index > "$tmp/make.log" 2>&1; then
+	fail "printk-index builds" "$(tail -n 5 "$tmp/make.log")"
+	echo "$passed passed, $failed failed"
+	exit 1
+fi
+
+# check_kernel KOUT: every comparison for one built kernel.
+check_kernel() {
+	local kout=$1 v=${1##*/kernel-} dir name ko golden n out
+	"$oracle" "$kout/vmlinux" > "$tmp/$v.vmlinux.oracle" || { fail "$v: oracle reads vmlinux"; return; }
+	"$tool" extract "$kout/vmlinux" > "$tmp/$v.vmlinux.extract" 2>&1 || true
+	same "$v: extract of vmlinux equals the oracle" "$tmp/$v.vmlinux.oracle" "$tmp/$v.vmlinux.extract"
+	# pi_count.py (what the guest counts lines with) against the oracle.
+	n=$("$oracle" --count "$kout/vmlinux")
+	if [ "$n" = "$("$top/test/host/pi_count.py" "$kout/vmlinux")" ] &&
+	   [ "${n#* }" = $(($(wc -l < "$tmp/$v.vmlinux.oracle") - 1)) ]; then
+		pass "$v: pi_count.py and the oracle count $n"
+	else
+		fail "$v: pi_count.py and the oracle count alike" "oracle: $n, pi_count.py: $("$top/test/host/pi_count.py" "$kout/vmlinux")"
+	fi
+	grep -q '^CONFIG_MODULES=y' "$kout/.config" || return
+	for dir in "$top"/test/modules/*/; do
+		name=$(basename "$dir")
+		set -- "$kout/ext-modules/$name"/*.ko
+		if [ ! -e "$1" ]; then
+			fail "$v: $name built" "no $kout/ext-modules/$name/*.ko (make initramfs VARIANT=$v)"
+			continue
+		fi
+		for ko in "$@"; do
+			"$oracle" "$ko" > "$tmp/$v.$name.oracle" || { fail "$v: oracle reads $ko"; continue; }
+			"$tool" extract "$ko" > "$tmp/$v.$name.extract" 2>&1 || true
+			same "$v: extract of $(basename "$ko") equals the oracle" "$tmp/$v.$name.oracle" "$tmp/$v.$name.extract"
+		done
+		# A golden belongs to the one module its folder builds.
+		for golden in "$dir"*.golden; do
+			[ -e "$golden" ] || continue
+			if [ $# != 1 ]; then
+				fail "$v: $(basename "$golden") has one module" "$dir builds $# modules"
+				continue
+			fi
+			same "$v: $(basename "$golden") equals the oracle" "$golden" "$tmp/$v.$name.oracle"
+		done
+	done
+	if [ -e "$tmp/$v.pi_sample.oracle" ]; then
+		if out=$("$top/test/host/pi_source_check.py" "$sample_src" "$tmp/$v.pi_sample.oracle" \
+				"$top/test/modules/pi_sample/pi_sample.golden"); then
+			pass "$v: the oracle of pi_sample.ko and pi_sample.golden equal pi_sample.c's index: comments"
+		else
+			fail "$v: the oracle of pi_sample.ko and pi_sample.golden equal pi_sample.c's index: comments" "$out"
+		fi
+	fi
+}
+
+if [ ! -f "$build/kernel-default/vmlinux" ]; then
+	fail "kernel-default is built" "no $build/kernel-default/vmlinux: run 'make initramfs' (or set PI_TESTS_ALLOW_MISSING=1 to run the host tests without it)"
+fi
+for kout in "$build"/kernel-*/; do
+	kout=${kout%/}
+	[ -f "$kout/vmlinux" ] && grep -q '^CONFIG_PRINTK_INDEX=y' "$kout/.config" || continue
+	check_kernel "$kout"
+done
+
+# Without the index, vmlinux has no .printk_index: the oracle must say so
+# (the guest then expects no index file) rather than print a header.
+for kout in "$build"/kernel-*/; do
+	kout=${kout%/}
+	[ -f "$kout/vmlinux" ] && ! grep -q '^CONFIG_PRINTK_INDEX=y' "$kout/.config" || continue
+	n=$("$oracle" --count "$kout/vmlinux")
+	if [ "$n" = "0 0" ]; then pass "${kout##*/}: no index, no entries"; else fail "${kout##*/}: no index, no entries" "oracle counts $n"; fi
+done
+
+# The checks themselves, on corrupted copies, each of which must fail:
+# what a golden, or all three readers at once, would show with one line
+# number off by one or one level wrong, and pi_sample.c with an index
+# comment wrong or missing.
+# corrupt SRC DST SED_SCRIPT: DST is SRC edited; fails if nothing changed.
+corrupt() {
+	sed "$3" "$1" > "$2"
+	! cmp -s "$1" "$2" || { echo "self-test: '$3' did not change $1" >&2; return 1; }
+}
+
+# source_check_fails NAME SOURCE INDEX: one case, pi_source_check.py must
+# reject INDEX against SOURCE.
+source_check_fails() {
+	if "$top/test/host/pi_source_check.py" "$2" "$3" > /dev/null; then
+		fail "$1" "pi_source_check.py passed it"
+	else
+		pass "$1"
+	fi
+}
+
+idx=$tmp/default.pi_sample.oracle
+if [ -e "$idx" ]; then
+	golden=$top/test/modules/pi_sample/pi_sample.golden
+	# pr_err() of pi_sample_levels() is at line 44, pr_warn() at 45.
+	line='s/^\(<3> pi_sample\.c:\)44 \(pi_sample_levels\)/\145 \2/'
+	level='s/^<4> \(pi_sample\.c:45 \)/<3> \1/'
+	if corrupt "$golden" "$tmp/line.golden" "$line" &&
+	   corrupt "$golden" "$tmp/level.golden" "$level" &&
+	   corrupt "$idx" "$tmp/line.index" "$line" &&
+	   corrupt "$idx" "$tmp/level.index" "$level" &&
+	   corrupt "$sample_src" "$tmp/level.c" '45s/index: <4>/index: <3>/' &&
+	   corrupt "$sample_src" "$tmp/none.c" '44s|\t/\* index:.*||'; then
+		must_differ "self-test: a golden with a wrong line number fails against the oracle" "$tmp/line.golden" "$idx"
+		must_differ "self-test: a golden with a wrong level fails against the oracle" "$tmp/level.golden" "$idx"
+		source_check_fails "self-test: readers agreeing on a wrong line number fail against pi_sample.c" "$sample_src" "$tmp/line.index"
+		source_check_fails "self-test: readers agreeing on a wrong level fail against pi_sample.c" "$sample_src" "$tmp/level.index"
+		source_check_fails "self-test: pi_sample.c with a wrong level fails" "$tmp/level.c" "$idx"
+		source_check_fails "self-test: pi_sample.c with a call not annotated fails" "$tmp/none.c" "$idx"
+	else
+		fail "self-test: the corrupted copies" "a corruption did not apply (see above)"
+	fi
+fi
+
+echo "$passed passed, $failed failed"
+[ "$failed" = 0 ]
