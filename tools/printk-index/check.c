@@ -87,7 +87,8 @@ static void load_text(struct rules *rs, const char *file, const char *buf, size_
 			continue;
 		r = add_rule(rs, file, line);
 		r->mode = mode;
-		tab = memchr(s, '\t', len);
+		/* a NUL byte: no label, the whole line is reported */
+		tab = memchr(s, 0, len) ? NULL : memchr(s, '\t', len);
 		if (tab) {
 			r->label = xmemdup(s, tab - s);
 			len -= tab + 1 - s;
@@ -274,9 +275,11 @@ static int jrule(struct jp *j, struct rules *rs, enum rx_mode mode)
 	struct sbuf key = { 0 }, val = { 0 }, reason = { 0 };
 	struct rule *r = NULL;
 	bool have_reason = false;
+	unsigned int start_line;
 	int ret = -1;
 
 	jws(j);
+	start_line = j->line;
 	if (j->p >= j->end || *j->p++ != '{')
 		return jfail(j, "rule object expected");
 	for (;;) {
@@ -316,7 +319,13 @@ static int jrule(struct jp *j, struct rules *rs, enum rx_mode mode)
 		if (j->p < j->end && *j->p == ',')
 			j->p++;
 	}
-	if (r && have_reason)
+	if (!r) {
+		/* a rule that can never fire would pass unnoticed */
+		pi_seterr(j->err, "%s:%u: rule %s has no \"pattern\"", j->file, start_line,
+			  have_reason && reason.p ? reason.p : "-");
+		goto out;
+	}
+	if (have_reason)
 		r->label = xmemdup(reason.p, reason.len);
 	ret = 0;
 out:
@@ -393,7 +402,7 @@ static int load_rules(struct rules *rs, const char *file, bool anchored, struct 
 	FILE *f = fopen(file, "r");
 	struct sbuf buf = { 0 };
 	char chunk[65536];
-	size_t n, i;
+	size_t n, i, before = rs->n;
 	int ret = 0;
 
 	if (!f) {
@@ -413,6 +422,15 @@ static int load_rules(struct rules *rs, const char *file, bool anchored, struct 
 		ret = load_npd(rs, file, buf.p, buf.len, anchored ? RX_WHOLE : RX_SUFFIX, err);
 	else if (!ret)
 		load_text(rs, file, buf.p ? buf.p : "", buf.len, anchored ? RX_WHOLE : RX_SEARCH);
+	/* checking nothing would look like success */
+	if (!ret && i == buf.len) {
+		pi_seterr(err, "%s: empty rules file", file);
+		ret = -1;
+	} else if (!ret && rs->n == before) {
+		pi_seterr(err, "%s: no rule in the file (%s)", file,
+			  buf.p[i] == '{' ? "an empty \"rules\" array" : "only comments");
+		ret = -1;
+	}
 	sbuf_free(&buf);
 	return ret;
 }
@@ -617,6 +635,34 @@ static void print_json(const struct rule *r, const struct matcher *m,
 	jsonw_end_object(json_wtr);
 }
 
+/*
+ * Errors in the rules: the first few, every byte outside printable ASCII
+ * escaped (a binary file given by mistake must not flood the terminal with
+ * raw bytes), then how many there were in all.
+ */
+#define ERRORS_SHOWN 5
+
+static void rule_error(size_t *nerr, const char *msg)
+{
+	struct sbuf esc = { 0 };
+	const unsigned char *c;
+	char hex[8];
+
+	if ((*nerr)++ >= ERRORS_SHOWN)
+		return;
+	for (c = (const unsigned char *)msg; *c; c++) {
+		if (*c >= 0x20 && *c < 0x7f) {
+			sbuf_addc(&esc, *c);
+			continue;
+		}
+		snprintf(hex, sizeof(hex), "\\x%02x", *c);
+		sbuf_add(&esc, hex, 4);
+	}
+	sbuf_addc(&esc, 0);
+	p_err("%s", esc.p);
+	sbuf_free(&esc);
+}
+
 int do_check(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -657,24 +703,34 @@ int do_check(int argc, char **argv)
 		fprintf(stderr, USAGE);
 		return EXIT_ERR;
 	}
-	for (i = optind; i < (size_t)argc; i++) {
-		if (load_rules(&rs, argv[i], anchored, &err)) {
-			p_err("%s", err.msg);
-			bad++;
-		}
-	}
+	for (i = optind; i < (size_t)argc; i++)
+		if (load_rules(&rs, argv[i], anchored, &err))
+			rule_error(&bad, err.msg);
 	for (i = 0; i < rs.n; i++) {
 		struct rule *r = &rs.v[i];
 
+		/* no kernel message holds a NUL: a binary file, most likely */
+		if (memchr(r->pat, 0, r->len)) {
+			char msg[600];
+
+			snprintf(msg, sizeof(msg), "%s:%u: NUL byte in the line (not a text file?)",
+				 r->file, r->line);
+			rule_error(&bad, msg);
+			continue;
+		}
 		if (ck_rule_init(&r->ck, r->pat, r->len, r->mode, &err)) {
-			p_err("%s:%u: rule %s: %s", r->file, r->line,
-			      r->label ? r->label : "-", err.msg);
-			bad++;
+			char msg[sizeof(err.msg) + 600];
+
+			snprintf(msg, sizeof(msg), "%s:%u: rule %.200s: %s", r->file, r->line,
+				 r->label ? r->label : "-", err.msg);
+			rule_error(&bad, msg);
 			continue;
 		}
 		r->ok = true;
 	}
 	ret = EXIT_ERR;
+	if (bad > ERRORS_SHOWN)
+		p_err("%zu errors in the rules, the first %d shown", bad, ERRORS_SHOWN);
 	if (bad)
 		goto out_rules;
 

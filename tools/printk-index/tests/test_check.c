@@ -821,6 +821,90 @@ static void write_file(const char *path, const char *text)
 	}
 }
 
+/* Bad rules files: exit 2 with exactly this on stderr, nothing on stdout. */
+static void expect_rules_error(const char *path, const char *want)
+{
+	char cmd[1024], out[4096];
+
+	snprintf(cmd, sizeof(cmd), "%s check --index %s %s 2>&1", t_binary, t_sample, path);
+	CHECK_INT(run(cmd, out, sizeof(out)), 2);
+	CHECK_STR(out, want);
+}
+
+static void test_cli_bad_input(const char *dir, const char *path)
+{
+	char cmd[1024], want[1024], out[8192], bin[256];
+	FILE *f;
+	int i, rc;
+
+	expect_rules_error("/dev/null", "printk-index: /dev/null: empty rules file\n");
+	write_file(path, "\n  \r\n\t\n");
+	snprintf(want, sizeof(want), "printk-index: %s: empty rules file\n", path);
+	expect_rules_error(path, want);
+	write_file(path, "# only a comment\n\n");
+	snprintf(want, sizeof(want), "printk-index: %s: no rule in the file (only comments)\n", path);
+	expect_rules_error(path, want);
+	write_file(path, "{ \"plugin\": \"kmsg\", \"rules\": [] }\n");
+	snprintf(want, sizeof(want), "printk-index: %s: no rule in the file (an empty \"rules\" array)\n", path);
+	expect_rules_error(path, want);
+	write_file(path, "{ \"rules\": [\n { \"reason\": \"A\", \"pattern\": \"x\" },\n"
+		   " { \"type\": \"temporary\",\n   \"reason\": \"NoPattern\" } ] }\n");
+	snprintf(want, sizeof(want), "printk-index: %s:3: rule NoPattern has no \"pattern\"\n", path);
+	expect_rules_error(path, want);
+
+	/* a binary file: five errors, bytes escaped, then the count */
+	snprintf(bin, sizeof(bin), "%s/binary", dir);
+	f = fopen(bin, "w");
+	if (!f) {
+		T_FAIL("cannot write %s", bin);
+		return;
+	}
+	for (i = 0; i < 20; i++)
+		fprintf(f, "\x7f" "ELF\x02%c\x01\n\xff\xfe\x01\t(a)\\1\n", 0);
+	fclose(f);
+	snprintf(cmd, sizeof(cmd), "%s check --index %s %s 2>&1", t_binary, t_sample, bin);
+	rc = run(cmd, out, sizeof(out));
+	CHECK_INT(rc, 2);
+	snprintf(want, sizeof(want), "printk-index: %s:1: NUL byte in the line (not a text file?)\n"
+		 "printk-index: %s:2: rule \\xff\\xfe\\x01: offset 3: back-reference \\1 "
+		 "is not supported (not a regular language)\n", bin, bin);
+	CHECK(!strncmp(out, want, strlen(want)));
+	snprintf(want, sizeof(want), "printk-index: %s:5: NUL byte", bin);
+	CHECK_HAS(out, want);
+	snprintf(want, sizeof(want), "printk-index: %s:6:", bin);
+	CHECK(!strstr(out, want));
+	CHECK_HAS(out, "printk-index: 40 errors in the rules, the first 5 shown\n");
+	/* one line per error shown, and the count */
+	for (rc = 0, i = 0; out[i]; i++)
+		rc += out[i] == '\n';
+	CHECK_INT(rc, 6);
+
+	/* a pattern over the size limit is refused before it is parsed */
+	f = fopen(path, "w");
+	if (f) {
+		fputs("huge\t", f);
+		for (i = 0; i < 1 << 20; i++)
+			fputs("(a|b)", f);
+		fputc('\n', f);
+		fclose(f);
+	}
+	snprintf(want, sizeof(want), "printk-index: %s:1: rule huge: pattern of 5242880 bytes, "
+		 "over the limit of 8192\n", path);
+	expect_rules_error(path, want);
+	/* at the limit it is checked */
+	f = fopen(path, "w");
+	if (f) {
+		fputs("limit\t", f);
+		for (i = 0; i < 8192; i++)
+			fputc('a', f);
+		fputc('\n', f);
+		fclose(f);
+	}
+	snprintf(cmd, sizeof(cmd), "%s check --index %s %s 2>&1", t_binary, t_sample, path);
+	rc = run(cmd, out, sizeof(out));
+	CHECK(!strstr(out, "over the limit"));
+}
+
 static void test_cli_check(void)
 {
 	char dir[] = "/tmp/pi-check-XXXXXX", cmd[1024], path[256], out[65536];
@@ -900,6 +984,8 @@ static void test_cli_check(void)
 	write_file(path, "{ \"rules\": [ { \"pattern\": 12 ] }\n");
 	CHECK_INT(run(cmd, out, sizeof(out)), 2);
 	CHECK_HAS(out, "bad JSON");
+
+	test_cli_bad_input(dir, path);
 
 	/* usage */
 	snprintf(cmd, sizeof(cmd), "%s check 2>&1", t_binary);
