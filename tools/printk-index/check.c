@@ -552,6 +552,7 @@ static bool has_pv(const char *s, size_t n)
 
 struct check_ctx {
 	struct matcher *m;
+	const struct fmt *fmts;	/* per format: as check sees it (line_format()) */
 	struct ck_set *set;
 	struct ck_search *s;
 	bool witness;
@@ -567,14 +568,49 @@ struct check_ctx {
 	struct words helper_words;
 };
 
+/*
+ * A format as check sees it: the text of a whole log line. Without a
+ * newline the line goes on with KERN_CONT text ("Calibrating delay
+ * loop... " and then "%lu.%02lu BogoMIPS (lpj=%lu)\n"), and a KERN_CONT
+ * entry comes after the text of others ("Performance Events: " and then
+ * "PMU not available due to virtualization, ..."): that text is taken as
+ * anything, a "%s" before or after the format. So a rule for a joined
+ * line still finds each piece's own text.
+ */
+static void line_format(struct fmt *out, const struct matcher *m, uint32_t fi)
+{
+	const struct fmt *f = &m->fmts[fi];
+	const struct pi_entry *x = &m->idx->v[m->ents[m->ent_start[fi]]];
+	bool cont = false, after;
+	struct sbuf t = { 0 };
+	uint32_t k;
+
+	for (k = 0; k < m->ent_count[fi]; k++)
+		cont |= m->idx->v[m->ents[m->ent_start[fi] + k]].cont;
+	/* not after a lone '%': it would make "%%s", a literal */
+	after = f->open_end && !(x->fmt_len && x->fmt[x->fmt_len - 1] == '%');
+	if (!cont && !after) {
+		fmt_compile(out, x->fmt, x->fmt_len);
+		return;
+	}
+	if (cont)
+		sbuf_add(&t, "%s", 2);
+	sbuf_add(&t, x->fmt, x->fmt_len);
+	if (after)
+		sbuf_add(&t, "%s", 2);
+	fmt_compile(out, t.p, t.len);
+	sbuf_free(&t);
+}
+
 static void ctx_init(struct check_ctx *c, struct matcher *m, struct ck_set *set,
-		     struct ck_search *s, bool witness)
+		     struct ck_search *s, const struct fmt *fmts, bool witness)
 {
 	uint32_t fi, k, cap;
 	size_t e, h;
 
 	memset(c, 0, sizeof(*c));
 	c->m = m;
+	c->fmts = fmts;
 	c->set = set;
 	c->s = s;
 	c->witness = witness;
@@ -583,7 +619,7 @@ static void ctx_init(struct check_ctx *c, struct matcher *m, struct ck_set *set,
 	c->litbytes = xcalloc(m->nfmt ? m->nfmt : 1, sizeof(*c->litbytes));
 	c->words = xcalloc(m->nfmt ? m->nfmt : 1, sizeof(*c->words));
 	for (fi = 0; fi < m->nfmt; fi++) {
-		const struct fmt *f = &m->fmts[fi];
+		const struct fmt *f = &c->fmts[fi];
 		const struct pi_entry *x = &m->idx->v[m->ents[m->ent_start[fi]]];
 		bool pv = has_pv(x->fmt, x->fmt_len);
 
@@ -732,7 +768,7 @@ static void find_by_args(struct check_ctx *c, struct rule *r, struct verdict *v)
 
 	for (i = 0; i < v->nweak; i++) {
 		uint32_t fi = v->weak[i];
-		const struct fmt *f = &c->m->fmts[fi];
+		const struct fmt *f = &c->fmts[fi];
 		struct ck_result res;
 		bool subset = true;
 		struct hit *h;
@@ -909,7 +945,7 @@ static void check_rule(struct check_ctx *c, struct rule *r, struct verdict *v)
 			if (c->witness && w.p) {
 				h->witness = xmemdup(w.p, w.len);
 				h->wlen = w.len;
-				h->verified = fmt_match(&m->fmts[fi], w.p, w.len) == FMT_FULL;
+				h->verified = fmt_match(&c->fmts[fi], w.p, w.len) == FMT_FULL;
 			}
 		} else if (res.v == CK_WEAK) {
 			add_u32(&v->weak, &v->nweak, &v->wcap, fi);
@@ -1326,6 +1362,7 @@ int do_check(int argc, char **argv)
 	struct ck_set set;
 	struct ck_search *s;
 	struct check_ctx ctx;
+	struct fmt *lfmts;
 	struct pi_err err;
 	size_t i, bad = 0, count[4] = { 0 };
 	bool strict = false;
@@ -1389,9 +1426,12 @@ int do_check(int argc, char **argv)
 		goto out_rules;
 	}
 	matcher_build(&m, &idx);
-	ck_set_init(&set, m.fmts, m.nfmt);
+	lfmts = xcalloc(m.nfmt ? m.nfmt : 1, sizeof(*lfmts));
+	for (i = 0; i < m.nfmt; i++)
+		line_format(&lfmts[i], &m, i);
+	ck_set_init(&set, lfmts, m.nfmt);
 	s = ck_search_new();
-	ctx_init(&ctx, &m, &set, s, witness);
+	ctx_init(&ctx, &m, &set, s, lfmts, witness);
 
 	json_begin();
 	if (json_output)
@@ -1419,6 +1459,9 @@ int do_check(int argc, char **argv)
 	ctx_free(&ctx);
 	ck_search_free(s);
 	ck_set_free(&set);
+	for (i = 0; i < m.nfmt; i++)
+		fmt_free(&lfmts[i]);
+	free(lfmts);
 	matcher_free(&m);
 	pi_index_free(&idx);
 out_rules:
