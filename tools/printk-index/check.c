@@ -1172,7 +1172,7 @@ static void print_text(const struct check_ctx *c, const struct rule *r, const st
 		break;
 	case V_STALE:
 		if (v->reworded)
-			printf("    reworded: the nearest format has %u of its words\n",
+			printf("    reworded: the first format below has %u of the rule's words, in order\n",
 			       v->sugg[0].common);
 		break;
 	}
