@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * printk-index check [-j] [-v] [--anchored] [--witness] [--index SOURCE] RULES...
+ * printk-index check [-j] [-v] [--strict] [--anchored] [--witness] [--index SOURCE] RULES...
  *
  * For each log-monitoring rule (a regular expression), which index entries
  * can print a message the rule matches (checker.h). RULES is a text file,
@@ -8,9 +8,9 @@
  * node-problem-detector kernel monitor configuration (JSON: its
  * rules[].pattern, labelled by reason), told apart by the first byte.
  *
- * Per rule: the strong matches (the format's own literal text carries at
- * least half of the rule's literal bytes), and the number of weak ones
- * (listed with -v). A rule without a strong match is stale: exit status 1.
+ * Per rule a verdict - live, live-by-arguments, unknown, stale (help_text
+ * below, README.md) - and its best evidence; counts and weak matches with
+ * -v. Exit status 1 when a rule is stale (--strict: or unknown).
  */
 #include <errno.h>
 #include <getopt.h>
@@ -23,7 +23,44 @@
 #include "main.h"
 #include "matcher.h"
 
-#define USAGE "Usage: printk-index check [-j] [-v] [--anchored] [--witness] [--index SOURCE] RULES...\n"
+#define USAGE "Usage: printk-index check [-j] [-v] [--strict] [--anchored] [--witness] [--index SOURCE] RULES...\n"
+
+/* check --help: the verdicts, as README.md and printk-index.8 define them. */
+static const char help_text[] =
+	USAGE
+	"\n"
+	"Can a message of this kernel match each log-monitoring rule, and on what\n"
+	"evidence? RULES: one regex per line (label<TAB>regex, # comments) or a\n"
+	"node-problem-detector kernel monitor JSON file. One verdict per rule, the\n"
+	"first that holds:\n"
+	"  live               a format's own literal text proves the rule can match\n"
+	"                     (it supplies at least half the rule's literal bytes)\n"
+	"  live-by-arguments  a format with text of its own prints a match when its\n"
+	"                     %s and number arguments take particular values, all of\n"
+	"                     its text being part of the match: the oops header\n"
+	"                     'divide error: 0000 \\[#\\d+\\] PREEMPT SMP NOPTI' and\n"
+	"                     \"%s: %04lx [#%d]%s%s%s%s%s\\n\" (arch/x86/kernel/dumpstack.c)\n"
+	"  unknown            only a pass-through can print it: a %pV format with text\n"
+	"                     of its own, e.g. __ext4_msg()'s \"%sEXT4-fs (%s): %pV\\n\"\n"
+	"                     ('Remounting filesystem read-only' without the project's\n"
+	"                     ext4 patch; live with it), or ACPICA's acpi_os_vprintf()\n"
+	"                     \"%s\"; the sites are named. Not a failure unless --strict\n"
+	"  stale              none of these, or the nearest format is the message\n"
+	"                     reworded (3+ words in common, in order, 60% of both's):\n"
+	"                     'BUG: unable to handle kernel NULL pointer dereference'\n"
+	"                     and \"BUG: kernel NULL pointer dereference, address: %px\\n\"\n"
+	"Unknown and stale rules show the nearest formats (did you mean) and the words\n"
+	"no format has: the pre-5.1 OOM rule 'Kill process \\d+ (.+) score \\d+ or\n"
+	"sacrifice child' points at \"%s: Killed process %d (%s) ...\"; no 'sacrifice'.\n"
+	"Assumed: a plain %s prints any text without newline; a generic %pV format\n"
+	"(\"%s%pV\") prints any line and is not counted as a pass-through.\n"
+	"\n"
+	"  -j, -p        JSON (everything, per rule)    -v  all evidence, counts, weak entries\n"
+	"  --strict      exit 1 for unknown rules too   --anchored  match the whole message\n"
+	"  --witness     a message proving each live entry\n"
+	"  --index SRC   the index (default: the running kernel's)\n"
+	"Exit status: 0 no rule stale, 1 some rule stale (--strict: or unknown),\n"
+	"2 bad usage or input.\n";
 
 struct rule {
 	const char *file;
@@ -1352,6 +1389,7 @@ int do_check(int argc, char **argv)
 		{ "anchored", no_argument, NULL, 'a' },
 		{ "witness", no_argument, NULL, 'w' },
 		{ "strict", no_argument, NULL, 's' },
+		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
 	const char *index_src = NULL, *used;
@@ -1368,7 +1406,7 @@ int do_check(int argc, char **argv)
 	bool strict = false;
 	int opt, ret;
 
-	while ((opt = getopt_long(argc, argv, "jpvi:aws", opts, NULL)) >= 0) {
+	while ((opt = getopt_long(argc, argv, "jpvi:awsh", opts, NULL)) >= 0) {
 		switch (opt) {
 		case 'j': json_output = true; break;
 		case 'p': json_output = pretty_output = true; break;
@@ -1377,6 +1415,9 @@ int do_check(int argc, char **argv)
 		case 'a': anchored = true; break;
 		case 'w': witness = true; break;
 		case 's': strict = true; break;
+		case 'h':
+			fputs(help_text, stdout);
+			return EXIT_OK;
 		default:
 			fprintf(stderr, USAGE);
 			return EXIT_ERR;

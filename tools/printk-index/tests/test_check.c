@@ -945,6 +945,13 @@ static void test_cli_verdicts(const char *path)
 	CHECK_HAS(out, "    did you mean " SAMPLE_MOD " <3> mm/oom_kill.c:959 __oom_kill_process \"%s: Killed process %d (%s) total-vm:");
 	CHECK_HAS(out, "    no format has the word sacrifice\n");
 	CHECK_HAS(out, "printk-index: 3 rules: 0 live, 1 live-by-arguments, 2 unknown, 0 stale\n");
+	/* check --help defines the verdicts */
+	snprintf(cmd, sizeof(cmd), "%s check --help 2>&1", t_binary);
+	CHECK_INT(run(cmd, out, sizeof(out)), 0);
+	CHECK_HAS(out, "Usage: printk-index check [-j] [-v] [--strict] ");
+	CHECK_HAS(out, "\n  live-by-arguments  a format with text of its own ");
+	CHECK_HAS(out, "\n  unknown            only a pass-through can print it");
+	CHECK_HAS(out, "\n  stale              none of these");
 	/* --strict fails on unknown */
 	snprintf(cmd, sizeof(cmd), "%s check --strict --index %s %s 2>&1", t_binary, t_sample, path);
 	CHECK_INT(run(cmd, out, sizeof(out)), 1);
