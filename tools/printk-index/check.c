@@ -989,6 +989,9 @@ static void check_rule(struct check_ctx *c, struct rule *r, struct verdict *v)
 		}
 	}
 	sbuf_free(&w);
+	for (i = 0; i < v->nweak; i++)
+		if (c->kind[v->weak[i]] == FK_PASS)
+			add_u32(&v->through, &v->nthrough, &v->tcap, v->weak[i]);
 	if (v->strong.n) {
 		v->kind = V_LIVE;
 		return;
@@ -998,9 +1001,6 @@ static void check_rule(struct check_ctx *c, struct rule *r, struct verdict *v)
 		v->kind = V_LIVE_ARGS;
 		return;
 	}
-	for (i = 0; i < v->nweak; i++)
-		if (c->kind[v->weak[i]] == FK_PASS)
-			add_u32(&v->through, &v->nthrough, &v->tcap, v->weak[i]);
 	if (c->helper >= 0) {
 		struct ck_result res;
 
@@ -1125,9 +1125,10 @@ static void print_fmt_entries(const struct matcher *m, const char *kind, uint32_
 {
 	uint32_t k;
 
-	for (k = 0; k < m->ent_count[fi] && (all || *left); k++, (*left)--) {
+	for (k = 0; k < m->ent_count[fi] && (all || *left); k++) {
 		print_entry_text(kind, fmt_entry(m, fi, k));
 		printf("\n");
+		*left -= *left > 0;
 	}
 }
 
@@ -1158,7 +1159,7 @@ static void print_text(const struct check_ctx *c, const struct rule *r, const st
 		for (i = 0; i < v->strong.n && (all || left); i++) {
 			const struct hit *h = &v->strong.v[i];
 
-			for (k = 0; k < m->ent_count[h->fmt] && (all || left); k++, left--) {
+			for (k = 0; k < m->ent_count[h->fmt] && (all || left); k++, left -= left > 0) {
 				print_entry_text("live", fmt_entry(m, h->fmt, k));
 				printf(" %u/%u\n", h->w, r->ck.R);
 				if (h->witness) {
@@ -1175,7 +1176,7 @@ static void print_text(const struct check_ctx *c, const struct rule *r, const st
 		for (i = 0; i < v->by_args.n && (all || left); i++) {
 			const struct hit *h = &v->by_args.v[i];
 
-			for (k = 0; k < m->ent_count[h->fmt] && (all || left); k++, left--) {
+			for (k = 0; k < m->ent_count[h->fmt] && (all || left); k++, left -= left > 0) {
 				print_entry_text("by arguments", fmt_entry(m, h->fmt, k));
 				printf("\n        e.g. ");
 				print_quoted(h->witness, h->wlen);
@@ -1189,7 +1190,7 @@ static void print_text(const struct check_ctx *c, const struct rule *r, const st
 	case V_UNKNOWN:
 		if (v->helper_first) {
 			print_helper(c);
-			left--;
+			left -= left > 0;
 		}
 		total = count_entries(m, v->through, v->nthrough);
 		/* keep a line for the helper when it comes last */
@@ -1198,10 +1199,8 @@ static void print_text(const struct check_ctx *c, const struct rule *r, const st
 			print_fmt_entries(m, "through", v->through[i], &left, all);
 		if (v->nthrough)
 			printf("    (%%pV: the caller's format is not in this index)\n");
-		if (v->through_helper && !v->helper_first) {
+		if (v->through_helper && !v->helper_first)
 			print_helper(c);
-			left--;
-		}
 		print_more(v->through_helper ? EVIDENCE_SHOWN - 1 : EVIDENCE_SHOWN, total,
 			   "pass-through entries");
 		if (v->undecided)
@@ -1228,7 +1227,7 @@ static void print_text(const struct check_ctx *c, const struct rule *r, const st
 	}
 	if (!verbose)
 		return;
-	printf("    counts: %zu live, %zu by arguments, %zu weak, %zu pass-through, %zu undecided\n",
+	printf("    counts: %zu live, %zu by arguments, %zu weak (%zu of them pass-through), %zu undecided\n",
 	       count_hit_entries(m, &v->strong), count_hit_entries(m, &v->by_args),
 	       count_entries(m, v->weak, v->nweak), count_entries(m, v->through, v->nthrough),
 	       v->undecided);
