@@ -886,10 +886,13 @@ static unsigned char pick(const uint64_t set[4])
 	return c == 0x7f || cls_has(set, 0x7f) ? 0x7f : 0;
 }
 
+/* The message of the path to acc; with lit, per byte 'f' when the
+ * format's own literal text printed it, 'a' when a conversion did. */
 static void witness_of(struct ck_search *s, const struct rx_nfa *fa,
-		       const struct rx_nfa *ra, uint32_t acc, struct sbuf *w)
+		       const struct rx_nfa *ra, uint32_t acc, struct sbuf *w,
+		       struct sbuf *lit)
 {
-	struct sbuf rev = { 0 };
+	struct sbuf rev = { 0 }, revlit = { 0 };
 	uint32_t u = acc;
 	size_t i;
 
@@ -901,13 +904,20 @@ static void witness_of(struct ck_search *s, const struct rx_nfa *fa,
 
 			edge_set(s, fa, ra, &s->node[p->pred], p->via, set);
 			sbuf_addc(&rev, pick(set));
+			sbuf_addc(&revlit, fa->st[s->node[p->pred].fs].lit ? 'f' : 'a');
 		}
 		u = p->pred;
 	}
 	sbuf_reset(w);
 	for (i = rev.len; i-- > 0;)
 		sbuf_addc(w, rev.p[i]);
+	if (lit) {
+		sbuf_reset(lit);
+		for (i = revlit.len; i-- > 0;)
+			sbuf_addc(lit, revlit.p[i]);
+	}
 	sbuf_free(&rev);
+	sbuf_free(&revlit);
 }
 
 /*
@@ -1053,9 +1063,20 @@ static bool any_match(struct ck_search *s, const struct ck_format *cf,
 	return false;
 }
 
+static void run_product_lit(struct ck_search *s, const struct ck_format *cf,
+			    const struct ck_rule *r, enum search_mode mode,
+			    struct ck_result *res, struct sbuf *witness, struct sbuf *lit);
+
 static void run_product(struct ck_search *s, const struct ck_format *cf,
 			const struct ck_rule *r, enum search_mode mode,
 			struct ck_result *res, struct sbuf *witness)
+{
+	run_product_lit(s, cf, r, mode, res, witness, NULL);
+}
+
+static void run_product_lit(struct ck_search *s, const struct ck_format *cf,
+			    const struct ck_rule *r, enum search_mode mode,
+			    struct ck_result *res, struct sbuf *witness, struct sbuf *lit)
 {
 	const struct rx_nfa *fa = &cf->nfa, *ra = &r->nfa;
 	uint32_t acc = UINT32_MAX;
@@ -1110,7 +1131,7 @@ static void run_product(struct ck_search *s, const struct ck_format *cf,
 	res->w = s->node[acc].best;
 	res->v = r->K != RX_INF && res->w >= r->K ? CK_STRONG : CK_WEAK;
 	if (witness)
-		witness_of(s, fa, ra, acc, witness);
+		witness_of(s, fa, ra, acc, witness, lit);
 }
 
 uint64_t ck_stat_products, ck_stat_nodes, ck_stat_bits;
@@ -1124,6 +1145,17 @@ void ck_product(struct ck_search *s, const struct ck_rule *r, struct ck_format *
 		return;
 	}
 	run_product(s, cf, r, SM_FULL, res, witness);
+}
+
+void ck_product_lit(struct ck_search *s, const struct ck_rule *r, struct ck_format *cf,
+		    struct ck_result *res, struct sbuf *witness, struct sbuf *lit)
+{
+	memset(res, 0, sizeof(*res));
+	if (!format_ready(cf)) {
+		res->budget = true;
+		return;
+	}
+	run_product_lit(s, cf, r, SM_FULL, res, witness, lit);
 }
 
 /* ------------------------------------------------------------------ */

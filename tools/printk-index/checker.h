@@ -159,6 +159,12 @@ extern uint64_t ck_stat_products, ck_stat_nodes, ck_stat_dp, ck_stat_bits;
 void ck_product(struct ck_search *s, const struct ck_rule *r, struct ck_format *cf,
 		struct ck_result *res, struct sbuf *witness);
 
+/* ck_product() with a witness of a path of best W, and with lit, per
+ * witness byte, 'f' where the format's literal text printed it and 'a'
+ * where a conversion (an argument) did. */
+void ck_product_lit(struct ck_search *s, const struct ck_rule *r, struct ck_format *cf,
+		    struct ck_result *res, struct sbuf *witness, struct sbuf *lit);
+
 /* The chunk-start bound on W that runs before the alignment DP, cheap or
  * exact (UINT32_MAX when the rule has no literal sequence); for the tests. */
 uint32_t ck_bound_starts(const struct ck_rule *r, const struct ck_format *cf, bool exact);

@@ -23,7 +23,7 @@ static int do_help(int argc, char **argv)
 		"  printk-index match --follow [--from-start] [--no-wait] [--index SOURCE] [/dev/kmsg|FILE|-]\n"
 		"  printk-index diff  [-j] [-v] OLD NEW\n"
 		"  printk-index extract [-j] [-o OUTDIR] vmlinux|module.ko|build-dir...\n"
-		"  printk-index check [-j] [-v] [--anchored] [--witness] [--index SOURCE] RULES...\n"
+		"  printk-index check [-j] [-v] [--strict] [--anchored] [--witness] [--index SOURCE] RULES...\n"
 		"  printk-index help\n"
 		"\n"
 		"SOURCE is a printk index file or a folder of them, or vmlinux or a\n"
@@ -32,7 +32,7 @@ static int do_help(int argc, char **argv)
 		"\n"
 		"OPTIONS: -j|--json  -p|--pretty  -v|--verbose  -h|--help  -V|--version\n"
 		"Exit status: 0 ok, 1 diff found removed/changed formats or check found\n"
-		"a stale rule, 2 error.\n"
+		"a stale rule (--strict: or unknown), 2 error.\n"
 		"See printk-index(8).\n");
 	return EXIT_ERR;
 }

@@ -628,6 +628,10 @@ int rx_parse(struct rx *re, const char *pattern, size_t len, struct pi_err *err)
 			     .re = re, .err = err };
 
 	memset(re, 0, sizeof(*re));
+	if (len > RX_MAX_PATTERN) {
+		pi_seterr(err, "pattern of %zu bytes, over the limit of %d", len, RX_MAX_PATTERN);
+		return -1;
+	}
 	re->root = parse_alt(&ps);
 	if (re->root && ps.p < ps.end) {
 		/* only a stray ')' stops the top level early */

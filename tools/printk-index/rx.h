@@ -28,6 +28,12 @@
 #define RX_INF UINT32_MAX
 #define RX_MAX_REPEAT 1000	/* RE2's limit on {m,n} */
 #define RX_MAX_STATES 20000	/* per compiled automaton */
+/* Longest pattern accepted, refused before parsing: with RX_MAX_REPEAT,
+ * RX_MAX_STATES and the parser's nesting limit this bounds the time and
+ * memory a rule takes to compile (a parse tree of at most this many
+ * nodes, an automaton of at most RX_MAX_STATES states). Monitoring
+ * patterns are a few hundred bytes. */
+#define RX_MAX_PATTERN 8192
 
 enum rx_kind {
 	RN_EMPTY,
@@ -67,7 +73,8 @@ struct rx {
 
 /*
  * Parse pattern[0..len). On error returns -1 with err naming the construct
- * and its offset, e.g. "offset 4: back-reference \1 is not supported".
+ * and its offset, e.g. "offset 4: back-reference \1 is not supported",
+ * or the size of a pattern over RX_MAX_PATTERN bytes.
  */
 int rx_parse(struct rx *re, const char *pattern, size_t len, struct pi_err *err);
 void rx_free(struct rx *re);
