@@ -27,7 +27,7 @@ static void parse_ok(const char *pat)
 		T_FAIL("/%s/ rejected: %s", pat, err.msg);
 		return;
 	}
-	t_pass++;
+	T_PASS();
 	rx_free(&re);
 }
 
@@ -212,7 +212,7 @@ static void conv_exhaustive(const char *format, const char *alphabet, int maxlen
 	if (bad)
 		T_FAIL("%s: %d of %ld strings differ (regex %s)", format, bad, tried, re.p);
 	else
-		t_pass++;
+		T_PASS();
 	rx_nfa_free(&a);
 	rx_free(&rx);
 out:
@@ -581,7 +581,7 @@ static void one_pair(struct ck_search *s, const struct pair *p, size_t *nwit)
 	ck_product(s, &r, &cf, &res, &w);
 	got = res.v == CK_STRONG ? 'S' : res.v == CK_WEAK ? 'W' : 'N';
 	if (got == p->want)
-		t_pass++;
+		T_PASS();
 	else
 		T_FAIL("/%s/ (%c) vs \"%s\": %s (W=%u, R=%u), expected %c", p->rule, p->mode,
 		       p->format, verdict_name(res.v), res.w, r.R, p->want);
@@ -596,13 +596,13 @@ static void one_pair(struct ck_search *s, const struct pair *p, size_t *nwit)
 	/* the prefilters never change the answer */
 	ck_check(s, &r, &cf, &res2, NULL);
 	if (res2.v == res.v)
-		t_pass++;
+		T_PASS();
 	else
 		T_FAIL("/%s/ vs \"%s\": prefiltered %s, product %s", p->rule, p->format,
 		       verdict_name(res2.v), verdict_name(res.v));
 	if (res.v != CK_NONE) {
 		if (witness_ok(&r, &f, w.p, w.len, why, sizeof(why))) {
-			t_pass++;
+			T_PASS();
 			++*nwit;
 		} else {
 			T_FAIL("/%s/ vs \"%s\": %s", p->rule, p->format, why);
@@ -685,7 +685,7 @@ static void test_bound_starts(void)
 		cheap = ck_bound_starts(&r, &cf, false);
 		exact = ck_bound_starts(&r, &cf, true);
 		if (cheap == cases[i].cheap && exact == cases[i].exact)
-			t_pass++;
+			T_PASS();
 		else
 			T_FAIL("/%s/ vs \"%s\": chunk-start bounds %u, %u, expected %u, %u",
 			       cases[i].rule, cases[i].format, cheap, exact,
@@ -734,7 +734,7 @@ static void test_prefilter_sample(void)
 
 	pi_index_init(&idx);
 	if (pi_load_source(&idx, t_sample, &err)) {
-		fprintf(stderr, "SKIP prefilter vs product on the sample: %s\n", err.msg);
+		T_MISSING(err.msg);
 		pi_index_free(&idx);
 		return;
 	}
@@ -784,7 +784,7 @@ static void test_prefilter_sample(void)
 	if (bad)
 		T_FAIL("prefilter/witness disagreements on the sample: %zu of %zu pairs", bad, pairs_n);
 	else
-		t_pass++;
+		T_PASS();
 	CHECK(witnessed > 10);
 	/* many of the "any match" searches were bitset ones */
 	CHECK(ck_stat_bits > bits + 100);
@@ -867,7 +867,7 @@ static void test_cli_npd(void)
 	char cmd[1024];
 
 	if (access(t_sample, R_OK) || access(t_binary, X_OK) || access(DATA "kernel-monitor.json", R_OK)) {
-		fprintf(stderr, "SKIP check on kernel-monitor.json: sample, binary or data missing\n");
+		T_MISSING("the shared sample, ./printk-index or " DATA "kernel-monitor.json");
 		return;
 	}
 	snprintf(cmd, sizeof(cmd), "%s check --index %s " DATA "kernel-monitor.json 2>&1",
@@ -1105,7 +1105,7 @@ static void test_cli_check(void)
 	int rc;
 
 	if (access(t_sample, R_OK) || access(t_binary, X_OK)) {
-		fprintf(stderr, "SKIP check CLI: sample or binary missing\n");
+		T_MISSING("the shared sample or ./printk-index");
 		return;
 	}
 	if (!mkdtemp(dir))
