@@ -33,8 +33,13 @@
  * are not kernel messages, and the matcher's cost grows with length. */
 #define PI_MAX_MSG 4096
 
+/* lines that fit no shape named in the summary */
+#define NO_SHAPE_NAMED 10
+
 struct stats {
 	size_t lines, attributed, generic, unattributed, skipped;
+	size_t kinds[LOG_NKINDS];
+	size_t no_shape, no_shape_line[NO_SHAPE_NAMED];
 };
 
 static const char *status_name(enum match_status s)
@@ -150,7 +155,7 @@ static void print_text(size_t lineno, const struct log_line *ll,
 }
 
 static void print_json(size_t lineno, const struct log_line *ll,
-		       const struct attribution *a)
+		       const struct attribution *a, bool fits)
 {
 	size_t others;
 	const struct pi_entry *e = reported_entry(a, &others);
@@ -158,6 +163,7 @@ static void print_json(size_t lineno, const struct log_line *ll,
 	jsonw_start_object(json_wtr);
 	jsonw_uint_field(json_wtr, "lineno", lineno);
 	jsonw_string_field(json_wtr, "input", log_kind_name(ll->kind));
+	jsonw_bool_field(json_wtr, "shaped", fits);
 	jsonw_name(json_wtr, "level");
 	if (ll->level >= 0)
 		jsonw_int(json_wtr, ll->level);
@@ -180,6 +186,22 @@ static void print_json(size_t lineno, const struct log_line *ll,
 	jsonw_end_object(json_wtr);
 }
 
+/* "printk-index: 2 lines fit no log shape: 4, 9 (--format NAME forces one)" */
+static void print_no_shape(const struct stats *st)
+{
+	size_t i;
+
+	if (!st->no_shape)
+		return;
+	fprintf(stderr, "printk-index: %zu line%s fit%s no log shape and no specific format prints %s: ",
+		st->no_shape, st->no_shape == 1 ? "" : "s", st->no_shape == 1 ? "s" : "",
+		st->no_shape == 1 ? "it" : "them");
+	for (i = 0; i < st->no_shape && i < NO_SHAPE_NAMED; i++)
+		fprintf(stderr, "%s%zu", i ? ", " : "", st->no_shape_line[i]);
+	fprintf(stderr, "%s (--format NAME forces a shape)\n",
+		st->no_shape > NO_SHAPE_NAMED ? ", ..." : "");
+}
+
 int do_match(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -187,6 +209,7 @@ int do_match(int argc, char **argv)
 		{ "pretty", no_argument, NULL, 'p' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "index", required_argument, NULL, 'i' },
+		{ "format", required_argument, NULL, 'f' },
 		{ 0 }
 	};
 	const char *index_src = NULL, *input = "-", *used;
@@ -197,10 +220,11 @@ int do_match(int argc, char **argv)
 	struct sbuf scratch = { 0 };
 	struct pi_err err;
 	char *line = NULL;
-	size_t cap = 0, lineno = 0;
+	size_t cap = 0, lineno = 0, i;
 	ssize_t len;
 	FILE *in = stdin;
-	int opt, ret = EXIT_ERR;
+	struct log_shape shape;
+	int opt, ret = EXIT_ERR, forced = LOG_NKINDS;
 
 	/* --follow reads a live stream: a loop and options of its own */
 	for (opt = 1; opt < argc && strcmp(argv[opt], "--"); opt++)
@@ -213,8 +237,16 @@ int do_match(int argc, char **argv)
 		case 'p': json_output = pretty_output = true; break;
 		case 'v': verbose++; break;
 		case 'i': index_src = optarg; break;
+		case 'f':
+			forced = log_kind_by_name(optarg);
+			if (forced < 0) {
+				p_err("unknown log format '%s' (auto, raw, dmesg, dmesg-r, dmesg-x, kmsg, journal, journal-json, syslog, rfc5424)",
+				      optarg);
+				return EXIT_ERR;
+			}
+			break;
 		default:
-			fprintf(stderr, "Usage: printk-index match [-j] [-v] [--index SOURCE] [FILE|-]\n"
+			fprintf(stderr, "Usage: printk-index match [-j] [-v] [--format NAME] [--index SOURCE] [FILE|-]\n"
 					"       printk-index match --follow [--from-start] [--no-wait] [--index SOURCE] [/dev/kmsg|FILE|-]\n");
 			return EXIT_ERR;
 		}
@@ -243,6 +275,7 @@ int do_match(int argc, char **argv)
 	}
 	matcher_build(&m, &idx);
 	chain_init(&chains, &m);
+	log_shape_init(&shape, forced);
 
 	json_begin();
 	if (json_output)
@@ -250,13 +283,14 @@ int do_match(int argc, char **argv)
 	while ((len = getline(&line, &cap, in)) >= 0) {
 		struct log_line ll;
 		struct attribution a;
+		bool fits;
 
 		lineno++;
 		if (len && line[len - 1] == '\n')
 			len--;
 		if (len && line[len - 1] == '\r')
 			len--;
-		log_parse(line, len, &ll, &scratch);
+		log_parse_in(&shape, line, len, &ll, &scratch);
 		if (ll.kind == LOG_SKIP) {
 			st.skipped++;
 			continue;
@@ -272,8 +306,22 @@ int do_match(int argc, char **argv)
 			st.generic++;
 		else
 			st.unattributed++;
+		/*
+		 * A line without prefix is bare kernel text (dmesg -t,
+		 * journalctl -o cat) if a format prints it; otherwise it fits
+		 * no shape we know, which is said, not silently matched as
+		 * text with its prefix.
+		 */
+		fits = ll.kind != LOG_RAW || forced == LOG_RAW || a.chained ||
+		       a.single.status == MATCH_SPECIFIC;
+		st.kinds[ll.kind]++;
+		if (!fits) {
+			if (st.no_shape < NO_SHAPE_NAMED)
+				st.no_shape_line[st.no_shape] = lineno;
+			st.no_shape++;
+		}
 		if (json_output)
-			print_json(lineno, &ll, &a);
+			print_json(lineno, &ll, &a, fits);
 		else
 			print_text(lineno, &ll, &a);
 	}
@@ -281,7 +329,9 @@ int do_match(int argc, char **argv)
 		p_err("%s: read error: %s", input, strerror(errno));
 		goto out;
 	}
-	ret = EXIT_OK;
+	/* more than half of the lines unreadable: the wrong shape, or not
+	 * a kernel log; the answers above are still all there */
+	ret = st.no_shape * 2 > st.lines ? EXIT_ERR : EXIT_OK;
 out:
 	if (json_output) {
 		jsonw_start_object(json_wtr);
@@ -292,6 +342,18 @@ out:
 		jsonw_uint_field(json_wtr, "generic_only", st.generic);
 		jsonw_uint_field(json_wtr, "unattributed", st.unattributed);
 		jsonw_uint_field(json_wtr, "skipped", st.skipped);
+		jsonw_name(json_wtr, "shapes");
+		jsonw_start_object(json_wtr);
+		for (opt = 0; opt < LOG_SKIP; opt++)
+			if (st.kinds[opt])
+				jsonw_uint_field(json_wtr, log_kind_name(opt), st.kinds[opt]);
+		jsonw_end_object(json_wtr);
+		jsonw_uint_field(json_wtr, "no_shape", st.no_shape);
+		jsonw_name(json_wtr, "no_shape_lines");
+		jsonw_start_array(json_wtr);
+		for (i = 0; i < st.no_shape && i < NO_SHAPE_NAMED; i++)
+			jsonw_uint(json_wtr, st.no_shape_line[i]);
+		jsonw_end_array(json_wtr);
 		jsonw_end_object(json_wtr);
 		jsonw_end_object(json_wtr);
 		jsonw_end_array(json_wtr);
@@ -300,6 +362,7 @@ out:
 		fflush(stdout);
 		fprintf(stderr, "printk-index: %zu lines: %zu attributed, %zu generic-only, %zu unattributed (%zu skipped)\n",
 			st.lines, st.attributed, st.generic, st.unattributed, st.skipped);
+		print_no_shape(&st);
 	}
 	if (in != stdin)
 		fclose(in);

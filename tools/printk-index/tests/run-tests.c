@@ -23,6 +23,8 @@ int main(int argc, char **argv)
 	test_fmt();
 	test_dp();
 	test_logline();
+	test_logline_input();
+	test_shapes();
 	test_matcher();
 	test_follow();
 	test_check();

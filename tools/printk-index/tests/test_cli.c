@@ -127,9 +127,31 @@ void test_cli(void)
 	CHECK_HAS(out, "3 unattributed - - - +0\n");
 	CHECK_HAS(out, "4 unattributed - - - +0\n");
 	CHECK_HAS(out, "4 lines: 2 attributed, 0 generic-only, 2 unattributed (2 skipped)");
+	/* " 6,1,2,-;x": a kmsg record, its leading blank tolerated */
+	CHECK_HAS(out, "printk-index: 1 line fits no log shape and no specific format prints it: 3 (--format NAME forces a shape)\n");
 	CHECK_INT(run("match -j --index old log"), 0);
-	CHECK_HAS(out, "{\"lineno\":1,\"input\":\"dmesg\",\"level\":null,\"status\":\"attributed\",\"prefix\":false,\"others\":0,\"entry\":{\"module\":\"old\"");
-	CHECK_HAS(out, "{\"summary\":{\"lines\":4,\"attributed\":2,\"generic_only\":0,\"unattributed\":2,\"skipped\":2}}]");
+	CHECK_HAS(out, "{\"lineno\":1,\"input\":\"dmesg\",\"shaped\":true,\"level\":null,\"status\":\"attributed\",\"prefix\":false,\"others\":0,\"entry\":{\"module\":\"old\"");
+	CHECK_HAS(out, "{\"lineno\":3,\"input\":\"raw\",\"shaped\":false,");
+	CHECK_HAS(out, "{\"summary\":{\"lines\":4,\"attributed\":2,\"generic_only\":0,\"unattributed\":2,\"skipped\":2,"
+		  "\"shapes\":{\"raw\":1,\"dmesg\":1,\"dmesg-r\":1,\"kmsg\":1},\"no_shape\":1,\"no_shape_lines\":[3]}}]");
+	/* more than half of the lines fit no shape: every line is still
+	 * answered, and the exit status says it */
+	put("mostly", "x 1.0 gone 42\n[    1.0] gone 1\nrandom words\n");
+	CHECK_INT(run("match --index old mostly"), 2);
+	CHECK_HAS(out, "1 unattributed - - - +0\n2 attributed old a.c:10 f +0\n3 unattributed - - - +0\n");
+	CHECK_HAS(out, "printk-index: 2 lines fit no log shape and no specific format prints them: 1, 3 (");
+	/* --format: forced shapes; CRLF line ends */
+	put("crlf", "Dec 05 13:10:02 host kernel: gone 7\r\n[    1.0] stays\r\n");
+	CHECK_INT(run("match --index old crlf"), 0);
+	CHECK_HAS(out, "1 attributed old a.c:10 f +0\n2 attributed old a.c:20 g +0\n");
+	CHECK_INT(run("match --index old --format journal crlf"), 0);
+	CHECK_HAS(out, "1 attributed old a.c:10 f +0\n2 unattributed - - - +0\n");
+	CHECK_HAS(out, "1 line fits no log shape and no specific format prints it: 2 (");
+	CHECK_INT(run("match --index old --format raw log"), 0);
+	CHECK_HAS(out, "1 unattributed - - - +0\n");
+	CHECK(!strstr(out, "no log shape"));
+	CHECK_INT(run("match --index old --format bogus log"), 2);
+	CHECK_HAS(out, "unknown log format 'bogus'");
 	{
 		/* a reported line longer than print_line()'s stack buffer */
 		char idx[1024], want[1024], fn[601];
