@@ -382,6 +382,28 @@ void attribute_message(struct chain_matcher *c, const char *msg, size_t n,
 		a->chained = chain_from_hits(c, msg, n, level, &a->chain);
 }
 
+enum attr_class attribution_class(const struct attribution *a)
+{
+	if (a->chained)
+		return CLASS_ATTRIBUTED;
+	switch (a->single.status) {
+	case MATCH_SPECIFIC: return CLASS_ATTRIBUTED;
+	case MATCH_GENERIC: return CLASS_GENERIC;
+	case MATCH_CATCH_ALL: return CLASS_CATCH_ALL;
+	default: return CLASS_NONE;
+	}
+}
+
+const char *attr_class_name(enum attr_class c)
+{
+	switch (c) {
+	case CLASS_ATTRIBUTED: return "attributed";
+	case CLASS_GENERIC: return "generic";
+	case CLASS_CATCH_ALL: return "catch-all";
+	default: return "unattributed";
+	}
+}
+
 void chain_json(json_writer_t *w, const char *msg, const struct chain *ch)
 {
 	size_t i;

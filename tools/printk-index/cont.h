@@ -84,6 +84,17 @@ struct attribution {
 void attribute_message(struct chain_matcher *c, const char *msg, size_t n,
 		       int level, struct attribution *a);
 
+/*
+ * The class of a line: "attributed" (a specific format, or KERN_CONT
+ * pieces), "generic" (only formats with a little literal text),
+ * "catch-all" (only formats without literal text: unattributed, but with
+ * candidates) or "unattributed".
+ */
+enum attr_class { CLASS_NONE, CLASS_CATCH_ALL, CLASS_GENERIC, CLASS_ATTRIBUTED };
+
+enum attr_class attribution_class(const struct attribution *a);
+const char *attr_class_name(enum attr_class c);
+
 /* "pieces": [{"module", "level", "cont", "file", "line", "function",
  * "format", "text"}...], the base first; msg is the chained message. */
 void chain_json(json_writer_t *w, const char *msg, const struct chain *ch);

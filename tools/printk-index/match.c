@@ -37,21 +37,15 @@
 #define NO_SHAPE_NAMED 10
 
 struct stats {
-	size_t lines, attributed, generic, unattributed, skipped;
+	size_t lines, attributed, generic, unattributed, catch_all, skipped;
 	size_t kinds[LOG_NKINDS];
 	size_t no_shape, no_shape_line[NO_SHAPE_NAMED];
 };
 
-static const char *status_name(enum match_status s)
-{
-	switch (s) {
-	case MATCH_SPECIFIC: return "attributed";
-	case MATCH_GENERIC: return "generic";
-	default: return "unattributed";
-	}
-}
-
-/* The entry a line is reported on, and how many others could be it. */
+/*
+ * The entry a line is reported on, and how many others could be it; none
+ * for a line only catch-all formats print (its candidates, with -v).
+ */
 static const struct pi_entry *reported_entry(const struct attribution *a,
 					     size_t *others)
 {
@@ -60,12 +54,15 @@ static const struct pi_entry *reported_entry(const struct attribution *a,
 		return a->chain.p[0].e;
 	}
 	*others = a->single.nmatch ? a->single.nmatch - 1 : 0;
-	return a->single.best;
+	return a->single.status == MATCH_CATCH_ALL ? NULL : a->single.best;
 }
 
+/* attributed, generic or unattributed (catch-all lines too) */
 static const char *reported_status(const struct attribution *a)
 {
-	return a->chained ? status_name(MATCH_SPECIFIC) : status_name(a->single.status);
+	enum attr_class c = attribution_class(a);
+
+	return attr_class_name(c == CLASS_CATCH_ALL ? CLASS_NONE : c);
 }
 
 static char *put_bytes(char *p, const char *s, size_t n)
@@ -146,6 +143,12 @@ static void print_text(size_t lineno, const struct log_line *ll,
 			pi_escape_file(stdout, p->e->fmt, p->e->fmt_len);
 			printf("\"\n");
 		}
+	} else if (!e && r->status == MATCH_CATCH_ALL) {
+		pi_level_str(r->best, lvl);
+		printf("    only catch-all formats print it (%zu entries), e.g. %s %s:%u %s %s \"",
+		       r->nmatch, r->best->module, r->best->file, r->best->line, r->best->func, lvl);
+		pi_escape_file(stdout, r->best->fmt, r->best->fmt_len);
+		printf("\"\n");
 	} else if (e) {
 		pi_level_str(e, lvl);
 		printf("    %s%s \"", r->prefix ? "prefix of " : "", lvl);
@@ -169,11 +172,10 @@ static void print_json(size_t lineno, const struct log_line *ll,
 		jsonw_int(json_wtr, ll->level);
 	else
 		jsonw_null(json_wtr);
-	if (verbose) {
-		jsonw_name(json_wtr, "message");
-		jsonw_string_len(json_wtr, ll->msg, ll->len);
-	}
+	jsonw_name(json_wtr, "message");
+	jsonw_string_len(json_wtr, ll->msg, ll->len);
 	jsonw_string_field(json_wtr, "status", reported_status(a));
+	jsonw_string_field(json_wtr, "class", attr_class_name(attribution_class(a)));
 	jsonw_bool_field(json_wtr, "prefix", !a->chained && a->single.prefix);
 	jsonw_uint_field(json_wtr, "others", others);
 	jsonw_name(json_wtr, "entry");
@@ -183,6 +185,11 @@ static void print_json(size_t lineno, const struct log_line *ll,
 		jsonw_null(json_wtr);
 	if (a->chained)
 		chain_json(json_wtr, ll->msg, &a->chain);
+	if (verbose && !e && a->single.status == MATCH_CATCH_ALL) {
+		jsonw_uint_field(json_wtr, "candidates", a->single.nmatch);
+		jsonw_name(json_wtr, "candidate");
+		pi_json_entry(json_wtr, a->single.best);
+	}
 	jsonw_end_object(json_wtr);
 }
 
@@ -193,7 +200,7 @@ static void print_no_shape(const struct stats *st)
 
 	if (!st->no_shape)
 		return;
-	fprintf(stderr, "printk-index: %zu line%s fit%s no log shape and no specific format prints %s: ",
+	fprintf(stderr, "printk-index: %zu line%s fit%s no log shape and no format with literal text prints %s: ",
 		st->no_shape, st->no_shape == 1 ? "" : "s", st->no_shape == 1 ? "s" : "",
 		st->no_shape == 1 ? "it" : "them");
 	for (i = 0; i < st->no_shape && i < NO_SHAPE_NAMED; i++)
@@ -300,20 +307,20 @@ int do_match(int argc, char **argv)
 			attribute_message(&chains, ll.msg, ll.len, ll.level, &a);
 		else
 			memset(&a, 0, sizeof(a));
-		if (a.chained || a.single.status == MATCH_SPECIFIC)
-			st.attributed++;
-		else if (a.single.status == MATCH_GENERIC)
-			st.generic++;
-		else
-			st.unattributed++;
+		switch (attribution_class(&a)) {
+		case CLASS_ATTRIBUTED: st.attributed++; break;
+		case CLASS_GENERIC: st.generic++; break;
+		case CLASS_CATCH_ALL: st.catch_all++; /* fall through */
+		default: st.unattributed++; break;
+		}
 		/*
 		 * A line without prefix is bare kernel text (dmesg -t,
 		 * journalctl -o cat) if a format prints it; otherwise it fits
 		 * no shape we know, which is said, not silently matched as
 		 * text with its prefix.
 		 */
-		fits = ll.kind != LOG_RAW || forced == LOG_RAW || a.chained ||
-		       a.single.status == MATCH_SPECIFIC;
+		fits = ll.kind != LOG_RAW || forced == LOG_RAW ||
+		       attribution_class(&a) >= CLASS_GENERIC;
 		st.kinds[ll.kind]++;
 		if (!fits) {
 			if (st.no_shape < NO_SHAPE_NAMED)
@@ -341,6 +348,7 @@ out:
 		jsonw_uint_field(json_wtr, "attributed", st.attributed);
 		jsonw_uint_field(json_wtr, "generic_only", st.generic);
 		jsonw_uint_field(json_wtr, "unattributed", st.unattributed);
+		jsonw_uint_field(json_wtr, "catch_all_only", st.catch_all);
 		jsonw_uint_field(json_wtr, "skipped", st.skipped);
 		jsonw_name(json_wtr, "shapes");
 		jsonw_start_object(json_wtr);
@@ -360,8 +368,11 @@ out:
 		json_end();
 	} else {
 		fflush(stdout);
-		fprintf(stderr, "printk-index: %zu lines: %zu attributed, %zu generic-only, %zu unattributed (%zu skipped)\n",
-			st.lines, st.attributed, st.generic, st.unattributed, st.skipped);
+		fprintf(stderr, "printk-index: %zu lines: %zu attributed, %zu generic-only, %zu unattributed",
+			st.lines, st.attributed, st.generic, st.unattributed);
+		if (st.catch_all)
+			fprintf(stderr, " (%zu of them printed by catch-all formats only)", st.catch_all);
+		fprintf(stderr, " (%zu skipped)\n", st.skipped);
 		print_no_shape(&st);
 	}
 	if (in != stdin)

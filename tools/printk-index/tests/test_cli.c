@@ -128,28 +128,59 @@ void test_cli(void)
 	CHECK_HAS(out, "4 unattributed - - - +0\n");
 	CHECK_HAS(out, "4 lines: 2 attributed, 0 generic-only, 2 unattributed (2 skipped)");
 	/* " 6,1,2,-;x": a kmsg record, its leading blank tolerated */
-	CHECK_HAS(out, "printk-index: 1 line fits no log shape and no specific format prints it: 3 (--format NAME forces a shape)\n");
+	CHECK_HAS(out, "printk-index: 1 line fits no log shape and no format with literal text prints it: 3 (--format NAME forces a shape)\n");
 	CHECK_INT(run("match -j --index old log"), 0);
-	CHECK_HAS(out, "{\"lineno\":1,\"input\":\"dmesg\",\"shaped\":true,\"level\":null,\"status\":\"attributed\",\"prefix\":false,\"others\":0,\"entry\":{\"module\":\"old\"");
+	CHECK_HAS(out, "{\"lineno\":1,\"input\":\"dmesg\",\"shaped\":true,\"level\":null,\"message\":\"gone 42\",\"status\":\"attributed\",\"class\":\"attributed\",\"prefix\":false,\"others\":0,\"entry\":{\"module\":\"old\"");
 	CHECK_HAS(out, "{\"lineno\":3,\"input\":\"raw\",\"shaped\":false,");
-	CHECK_HAS(out, "{\"summary\":{\"lines\":4,\"attributed\":2,\"generic_only\":0,\"unattributed\":2,\"skipped\":2,"
+	CHECK_HAS(out, "{\"summary\":{\"lines\":4,\"attributed\":2,\"generic_only\":0,\"unattributed\":2,\"catch_all_only\":0,\"skipped\":2,"
 		  "\"shapes\":{\"raw\":1,\"dmesg\":1,\"dmesg-r\":1,\"kmsg\":1},\"no_shape\":1,\"no_shape_lines\":[3]}}]");
 	/* more than half of the lines fit no shape: every line is still
 	 * answered, and the exit status says it */
 	put("mostly", "x 1.0 gone 42\n[    1.0] gone 1\nrandom words\n");
 	CHECK_INT(run("match --index old mostly"), 2);
 	CHECK_HAS(out, "1 unattributed - - - +0\n2 attributed old a.c:10 f +0\n3 unattributed - - - +0\n");
-	CHECK_HAS(out, "printk-index: 2 lines fit no log shape and no specific format prints them: 1, 3 (");
+	CHECK_HAS(out, "printk-index: 2 lines fit no log shape and no format with literal text prints them: 1, 3 (");
 	/* --format: forced shapes; CRLF line ends */
 	put("crlf", "Dec 05 13:10:02 host kernel: gone 7\r\n[    1.0] stays\r\n");
 	CHECK_INT(run("match --index old crlf"), 0);
 	CHECK_HAS(out, "1 attributed old a.c:10 f +0\n2 attributed old a.c:20 g +0\n");
 	CHECK_INT(run("match --index old --format journal crlf"), 0);
 	CHECK_HAS(out, "1 attributed old a.c:10 f +0\n2 unattributed - - - +0\n");
-	CHECK_HAS(out, "1 line fits no log shape and no specific format prints it: 2 (");
+	CHECK_HAS(out, "1 line fits no log shape and no format with literal text prints it: 2 (");
 	CHECK_INT(run("match --index old --format raw log"), 0);
 	CHECK_HAS(out, "1 unattributed - - - +0\n");
 	CHECK(!strstr(out, "no log shape"));
+	/* classes: a line only catch-all formats (no literal text but
+	 * blanks) print is unattributed, its candidates shown with -v */
+	put("classes", PI_HEADER "\n"
+	    "<6> a.c:1 f \"gone %d\\n\"\n"
+	    "<-1> b.c:2 any \"%s\\n\"\n"
+	    "<4> c.c:3 ind \"    %s\\n\"\n"
+	    "<6> d.c:4 gen \"%s: %d\\n\"\n");
+	put("clog", "[    1.0] gone 3\n[    1.1] disk: 5\n[    1.2] hello world\n"
+	    "[    1.3]     indented\nRandom English sentence\n");
+	CHECK_INT(run("match --index classes clog"), 0);
+	CHECK_STR(out, "1 attributed classes a.c:1 f +0\n"
+		  "2 generic classes d.c:4 gen +0\n"
+		  "3 unattributed - - - +0\n"
+		  "4 unattributed - - - +0\n"
+		  "5 unattributed - - - +0\n"
+		  "printk-index: 5 lines: 1 attributed, 1 generic-only, 3 unattributed (3 of them printed by catch-all formats only) (0 skipped)\n"
+		  "printk-index: 1 line fits no log shape and no format with literal text prints it: 5 (--format NAME forces a shape)\n");
+	CHECK_INT(run("match -v --index classes clog"), 0);
+	CHECK_HAS(out, "3 unattributed - - - +0\n"
+		  "    dmesg level -1: \"hello world\"\n"
+		  "    only catch-all formats print it (1 entries), e.g. classes b.c:2 any <-1> \"%s\\n\"\n");
+	CHECK_HAS(out, "4 unattributed - - - +0\n"
+		  "    dmesg level -1: \"    indented\"\n"
+		  "    only catch-all formats print it (2 entries), e.g. classes c.c:3 ind <4> \"    %s\\n\"\n");
+	CHECK_INT(run("match -j --index classes clog"), 0);
+	CHECK_HAS(out, "{\"lineno\":2,\"input\":\"dmesg\",\"shaped\":true,\"level\":null,\"message\":\"disk: 5\",\"status\":\"generic\",\"class\":\"generic\",\"prefix\":false,\"others\":0,\"entry\":{\"module\":\"classes\"");
+	CHECK_HAS(out, "{\"lineno\":3,\"input\":\"dmesg\",\"shaped\":true,\"level\":null,\"message\":\"hello world\",\"status\":\"unattributed\",\"class\":\"catch-all\",\"prefix\":false,\"others\":0,\"entry\":null}");
+	CHECK_HAS(out, "{\"lineno\":5,\"input\":\"raw\",\"shaped\":false,\"level\":null,\"message\":\"Random English sentence\",\"status\":\"unattributed\",\"class\":\"catch-all\",");
+	CHECK_HAS(out, "\"unattributed\":3,\"catch_all_only\":3,");
+	CHECK_INT(run("match -j -v --index classes clog"), 0);
+	CHECK_HAS(out, "\"entry\":null,\"candidates\":2,\"candidate\":{\"module\":\"classes\",\"level\":4,\"cont\":false,\"file\":\"c.c\",\"line\":3,\"function\":\"ind\",\"format\":\"    %s\\n\"}}");
 	CHECK_INT(run("match --index old --format bogus log"), 2);
 	CHECK_HAS(out, "unknown log format 'bogus'");
 	{
