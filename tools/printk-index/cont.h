@@ -51,6 +51,13 @@ struct chain_matcher {
 	struct chain_memo *memo;
 	size_t memo_cap;
 	unsigned long budget;		/* exact matches left for this line */
+	/* the continuation matcher's hits at each offset of this line,
+	 * (format, enum fmt_result) pairs: they do not depend on the base,
+	 * so the matcher runs at most once an offset whatever the bases */
+	uint32_t *at_first, *at_count;	/* per offset; UINT32_MAX = not yet */
+	size_t at_cap;
+	uint32_t *at_hits;
+	size_t at_len, at_hits_cap;
 	const struct pi_entry *base;	/* of the coverings being searched */
 };
 
