@@ -20,6 +20,7 @@
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cont.h"
 #include "escape.h"
@@ -40,7 +41,26 @@ struct stats {
 	size_t lines, attributed, generic, unattributed, catch_all, skipped;
 	size_t kinds[LOG_NKINDS];
 	size_t no_shape, no_shape_line[NO_SHAPE_NAMED];
+	size_t binary;	/* lines with bytes no log text has */
 };
+
+/*
+ * dmesg, journalctl and /dev/kmsg escape control bytes (\x07, \x00):
+ * a NUL or a control byte other than tab and ESC (colours) in a line
+ * means the input is not a text log.
+ */
+static bool is_binary(const char *s, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		unsigned char c = s[i];
+
+		if (c < ' ' && c != '\t' && c != '\x1b')
+			return true;
+	}
+	return false;
+}
 
 /*
  * The entry a line is reported on, and how many others could be it; none
@@ -273,9 +293,16 @@ int do_match(int argc, char **argv)
 		return EXIT_ERR;
 	}
 	if (strcmp(input, "-")) {
+		struct stat st;
+
 		in = fopen(input, "r");
-		if (!in) {
-			p_err("%s: %s", input, strerror(errno));
+		if (!in || fstat(fileno(in), &st) || S_ISDIR(st.st_mode)) {
+			/* a folder opens, and fails at the first read: say it
+			 * here, before any output or summary */
+			p_err("%s: %s", input, in ? (errno = EISDIR, strerror(EISDIR)) :
+						 strerror(errno));
+			if (in)
+				fclose(in);
 			pi_index_free(&idx);
 			return EXIT_ERR;
 		}
@@ -297,6 +324,7 @@ int do_match(int argc, char **argv)
 			len--;
 		if (len && line[len - 1] == '\r')
 			len--;
+		st.binary += is_binary(line, len);
 		log_parse_in(&shape, line, len, &ll, &scratch);
 		if (ll.kind == LOG_SKIP) {
 			st.skipped++;
@@ -357,6 +385,7 @@ out:
 				jsonw_uint_field(json_wtr, log_kind_name(opt), st.kinds[opt]);
 		jsonw_end_object(json_wtr);
 		jsonw_uint_field(json_wtr, "no_shape", st.no_shape);
+		jsonw_uint_field(json_wtr, "binary", st.binary);
 		jsonw_name(json_wtr, "no_shape_lines");
 		jsonw_start_array(json_wtr);
 		for (i = 0; i < st.no_shape && i < NO_SHAPE_NAMED; i++)
@@ -375,6 +404,9 @@ out:
 		fprintf(stderr, " (%zu skipped)\n", st.skipped);
 		print_no_shape(&st);
 	}
+	if (st.binary)
+		fprintf(stderr, "printk-index: warning: %s: %zu line%s not text (control bytes): binary input?\n",
+			input, st.binary, st.binary == 1 ? " is" : "s are");
 	if (in != stdin)
 		fclose(in);
 	free(line);

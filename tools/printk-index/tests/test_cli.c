@@ -133,7 +133,7 @@ void test_cli(void)
 	CHECK_HAS(out, "{\"lineno\":1,\"input\":\"dmesg\",\"shaped\":true,\"level\":null,\"message\":\"gone 42\",\"status\":\"attributed\",\"class\":\"attributed\",\"prefix\":false,\"others\":0,\"entry\":{\"module\":\"old\"");
 	CHECK_HAS(out, "{\"lineno\":3,\"input\":\"raw\",\"shaped\":false,");
 	CHECK_HAS(out, "{\"summary\":{\"lines\":4,\"attributed\":2,\"generic_only\":0,\"unattributed\":2,\"catch_all_only\":0,\"skipped\":2,"
-		  "\"shapes\":{\"raw\":1,\"dmesg\":1,\"dmesg-r\":1,\"kmsg\":1},\"no_shape\":1,\"no_shape_lines\":[3]}}]");
+		  "\"shapes\":{\"raw\":1,\"dmesg\":1,\"dmesg-r\":1,\"kmsg\":1},\"no_shape\":1,\"binary\":0,\"no_shape_lines\":[3]}}]");
 	/* more than half of the lines fit no shape: every line is still
 	 * answered, and the exit status says it */
 	put("mostly", "x 1.0 gone 42\n[    1.0] gone 1\nrandom words\n");
@@ -181,6 +181,34 @@ void test_cli(void)
 	CHECK_HAS(out, "\"unattributed\":3,\"catch_all_only\":3,");
 	CHECK_INT(run("match -j -v --index classes clog"), 0);
 	CHECK_HAS(out, "\"entry\":null,\"candidates\":2,\"candidate\":{\"module\":\"classes\",\"level\":4,\"cont\":false,\"file\":\"c.c\",\"line\":3,\"function\":\"ind\",\"format\":\"    %s\\n\"}}");
+	/* bad input: a folder as LOG is the error alone */
+	snprintf(cmd, sizeof(cmd), "mkdir -p %s/sub %s/idx && cp %s/old %s/idx/vmlinux && "
+		 "echo '# notes' > %s/idx/README.md", dir, dir, dir, dir, dir);
+	CHECK_INT(system(cmd), 0);
+	CHECK_INT(run("match --index old sub"), 2);
+	CHECK_STR(out, "printk-index: sub: Is a directory\n");
+	/* --index DIR: a file without an index header is skipped, said */
+	CHECK_INT(run("match --index idx log"), 0);
+	CHECK_HAS(out, "printk-index: note: idx/README.md: not an index file (no index header), skipped\n");
+	CHECK_HAS(out, "1 attributed vmlinux a.c:10 f +0\n");
+	/* binary input: counted, warned about; every line still answered */
+	put("binary", "\x01\x02\x7f\n[    1.0] gone 4\nab\x03" "cd\n");
+	CHECK_INT(run("match --index old binary"), 2);
+	CHECK_HAS(out, "1 unattributed - - - +0\n2 attributed old a.c:10 f +0\n3 unattributed - - - +0\n");
+	CHECK_HAS(out, "printk-index: warning: binary: 2 lines are not text (control bytes): binary input?\n");
+	/* --help on every subcommand: its usage, exit 0 */
+	CHECK_INT(run("list --help"), 0);
+	CHECK_HAS(out, "Usage: printk-index list  [-j] [SOURCE...]\n");
+	CHECK_INT(run("match -h"), 0);
+	CHECK_HAS(out, "Usage: printk-index match [-j] [-v] [--format NAME] [--index SOURCE] [FILE|-]\n");
+	CHECK_INT(run("match --follow --help"), 0);
+	CHECK_HAS(out, "printk-index match --follow [--from-start]");
+	CHECK_INT(run("diff --help"), 0);
+	CHECK_HAS(out, "Usage: printk-index diff  [-j] [-v] OLD NEW\n");
+	CHECK_INT(run("extract --help"), 0);
+	CHECK_HAS(out, "Usage: printk-index extract [-j] [-o OUTDIR]");
+	CHECK_INT(run("check --help"), 0);
+	CHECK_HAS(out, "Usage: printk-index check [-j] [-v] [--anchored]");
 	CHECK_INT(run("match --index old --format bogus log"), 2);
 	CHECK_HAS(out, "unknown log format 'bogus'");
 	{

@@ -346,8 +346,9 @@ static void test_reload(void)
 	follower_record(&f, "6,3,4,-;newmod: hello 43\n", 25);
 	fflush(out);
 	CHECK_HAS(text, "\"message\":\"newmod: hello 43\",\"dict\":{},\"class\":\"unattributed\",\"attribution\":null}");
-	/* an unreadable index on reload keeps the old one */
-	put_file(dir, "broken", "no header here\n");
+	/* an unreadable index on reload keeps the old one (a file with no
+	 * index header would be skipped: this one breaks after it) */
+	put_file(dir, "broken", PI_HEADER "\n<3> a.c:10 f \"bro\\ken\\n\"\n");
 	CHECK_INT(follower_reload(&f, &err), -1);
 	CHECK_INT(f.idx.n, 1);
 	CHECK_INT(f.have_index, 1);
