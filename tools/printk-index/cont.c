@@ -306,7 +306,8 @@ static bool chain_from_hits(struct chain_matcher *c, const char *msg, size_t n,
 	struct matcher *all = c->all;
 	struct score best = { 0 };
 	uint32_t h, best_fmt = 0;
-	size_t best_len = 0, others = 0, count;
+	size_t best_len = 0, others = 0, count, seen;
+	uint64_t have[4];
 	bool found = false;
 
 	for (h = 0; h < all->nhits; h++)
@@ -331,13 +332,19 @@ static bool chain_from_hits(struct chain_matcher *c, const char *msg, size_t n,
 		memset(c->memo, 0, (n + 1) * sizeof(*c->memo));
 		width = fmt_width(f);
 		max_len = f->max_len < n ? f->max_len : n - 1;
+		memset(have, 0, sizeof(have));
+		seen = 0;
 		for (len = f->min_len ? f->min_len : 1; len <= max_len; len++) {
 			const struct chain_memo *rest;
 			struct score cand;
 
 			if (!spend(c))
 				break;
-			if (fmt_match(f, msg, len) != FMT_FULL)
+			/* the bytes of msg[0..len), grown with len */
+			for (; seen < len; seen++)
+				have[(unsigned char)msg[seen] >> 6] |=
+					1ULL << ((unsigned char)msg[seen] & 63);
+			if (fmt_match_bytes(f, msg, len, have) != FMT_FULL)
 				continue;
 			rest = solve(c, msg, n, len);
 			if (rest->state != MEMO_FOUND)
