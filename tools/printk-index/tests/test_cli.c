@@ -209,6 +209,15 @@ void test_cli(void)
 	CHECK_HAS(out, "Usage: printk-index extract [-j] [-o OUTDIR]");
 	CHECK_INT(run("check --help"), 0);
 	CHECK_HAS(out, "Usage: printk-index check [-j] [-v] [--anchored]");
+	/* a real serial console log (CRLF, no time stamps) of the test
+	 * guest, against the index of the kernel that printed it */
+	snprintf(cmd, sizeof(cmd), "%s%s%s match --index %s/tests/data/guest-default/vmlinux "
+		 "%s/tests/data/guest-default/boot.console 2>%s/gsum | cmp - %s/tests/data/guest-default/boot.match",
+		 t_binary[0] == '/' ? "" : cwd, t_binary[0] == '/' ? "" : "/", t_binary, cwd, cwd, dir, cwd);
+	CHECK_INT(system(cmd), 0);
+	snprintf(cmd, sizeof(cmd), "grep -qx 'printk-index: 103 lines: 86 attributed, 3 generic-only, "
+		 "14 unattributed (14 of them printed by catch-all formats only) (0 skipped)' %s/gsum", dir);
+	CHECK_INT(system(cmd), 0);
 	CHECK_INT(run("match --index old --format bogus log"), 2);
 	CHECK_HAS(out, "unknown log format 'bogus'");
 	{
