@@ -79,6 +79,9 @@ void chain_free(struct chain_matcher *c)
 	pi_index_free(&c->cont_idx);
 	free(c->cont_width);
 	free(c->memo);
+	free(c->at_first);
+	free(c->at_count);
+	free(c->at_hits);
 	memset(c, 0, sizeof(*c));
 }
 
@@ -108,12 +111,37 @@ static bool spend(struct chain_matcher *c)
 	return true;
 }
 
+/* The continuation formats that print msg[pos..n) or a prefix of it:
+ * matched once an offset a line, kept in c->at_hits. */
+static void hits_at(struct chain_matcher *c, const char *msg, size_t n, size_t pos,
+		    uint32_t *first, uint32_t *count)
+{
+	struct match_result r;
+	uint32_t h;
+
+	if (c->at_first[pos] == UINT32_MAX) {
+		matcher_match(&c->cont, msg + pos, n - pos, -1, &r);
+		if (c->at_hits_cap < 2 * (c->at_len + c->cont.nhits)) {
+			c->at_hits_cap = 2 * (c->at_len + c->cont.nhits) + 64;
+			c->at_hits = xrealloc(c->at_hits, c->at_hits_cap * sizeof(*c->at_hits));
+		}
+		c->at_first[pos] = c->at_len;
+		c->at_count[pos] = c->cont.nhits;
+		for (h = 0; h < c->cont.nhits; h++) {
+			c->at_hits[2 * c->at_len] = c->cont.hits[h];
+			c->at_hits[2 * c->at_len + 1] = c->cont.hit_kind[h];
+			c->at_len++;
+		}
+	}
+	*first = c->at_first[pos];
+	*count = c->at_count[pos];
+}
+
 static const struct chain_memo *solve(struct chain_matcher *c, const char *msg,
 				      size_t n, size_t pos)
 {
 	struct chain_memo *memo = &c->memo[pos];
-	struct match_result r;
-	uint32_t *hits, *kinds, nhits, h;
+	uint32_t first, nhits, h;
 	struct score best = { 0 }, cand;
 
 	if (memo->state != MEMO_UNKNOWN)
@@ -121,27 +149,22 @@ static const struct chain_memo *solve(struct chain_matcher *c, const char *msg,
 	memo->state = MEMO_NONE;
 	if (!spend(c))
 		return memo;
-	matcher_match(&c->cont, msg + pos, n - pos, -1, &r);
-	/* the recursion reuses the matcher: keep this offset's hits */
-	nhits = c->cont.nhits;
-	hits = xmalloc((nhits + 1) * sizeof(*hits) * 2);
-	kinds = hits + nhits;
+	hits_at(c, msg, n, pos, &first, &nhits);
 	for (h = 0; h < nhits; h++) {
-		hits[h] = c->cont.hits[h];
-		kinds[h] = c->cont.hit_kind[h];
-	}
-	for (h = 0; h < nhits; h++) {
-		const struct fmt *f = &c->cont.fmts[hits[h]];
-		uint32_t lit = f->lit_bytes, width = c->cont_width[hits[h]];
-		uint32_t near = near_base(c, hits[h]);
-		size_t len, max_len;
+		/* at_hits may move as the recursion adds offsets */
+		uint32_t k = c->at_hits[2 * (first + h)], kind = c->at_hits[2 * (first + h) + 1];
+		const struct fmt *f = &c->cont.fmts[k];
+		uint32_t lit = f->lit_bytes, width = c->cont_width[k];
+		uint32_t near = near_base(c, k);
+		uint64_t have[4] = { 0 };
+		size_t len, max_len, seen = 0;
 
-		if (kinds[h] == FMT_FULL) {
+		if (kind == FMT_FULL) {
 			cand = (struct score){ lit, near, width, 1 };
 			if (memo->state == MEMO_NONE || better(&cand, &best)) {
 				best = cand;
 				memo->state = MEMO_FOUND;
-				memo->fmt = hits[h];
+				memo->fmt = k;
 				memo->len = n - pos;
 			}
 		}
@@ -153,7 +176,11 @@ static const struct chain_memo *solve(struct chain_matcher *c, const char *msg,
 
 			if (!spend(c))
 				break;
-			if (fmt_match(f, msg + pos, len) != FMT_FULL)
+			/* the bytes of msg[pos..pos+len), grown with len */
+			for (; seen < len; seen++)
+				have[(unsigned char)msg[pos + seen] >> 6] |=
+					1ULL << ((unsigned char)msg[pos + seen] & 63);
+			if (fmt_match_bytes(f, msg + pos, len, have) != FMT_FULL)
 				continue;
 			rest = solve(c, msg, n, pos + len);
 			if (rest->state != MEMO_FOUND)
@@ -163,12 +190,11 @@ static const struct chain_memo *solve(struct chain_matcher *c, const char *msg,
 			if (memo->state == MEMO_NONE || better(&cand, &best)) {
 				best = cand;
 				memo->state = MEMO_FOUND;
-				memo->fmt = hits[h];
+				memo->fmt = k;
 				memo->len = len;
 			}
 		}
 	}
-	free(hits);
 	memo->lit = best.lit;
 	memo->near = best.near;
 	memo->width = best.width;
@@ -251,6 +277,13 @@ static void chain_start(struct chain_matcher *c, size_t n)
 		c->memo_cap = n + 1;
 		c->memo = xrealloc(c->memo, c->memo_cap * sizeof(*c->memo));
 	}
+	if (c->at_cap < n + 1) {
+		c->at_cap = n + 1;
+		c->at_first = xrealloc(c->at_first, c->at_cap * sizeof(*c->at_first));
+		c->at_count = xrealloc(c->at_count, c->at_cap * sizeof(*c->at_count));
+	}
+	memset(c->at_first, 0xff, (n + 1) * sizeof(*c->at_first));
+	c->at_len = 0;
 	c->budget = CHAIN_BUDGET;
 }
 
@@ -273,7 +306,8 @@ static bool chain_from_hits(struct chain_matcher *c, const char *msg, size_t n,
 	struct matcher *all = c->all;
 	struct score best = { 0 };
 	uint32_t h, best_fmt = 0;
-	size_t best_len = 0, others = 0, count;
+	size_t best_len = 0, others = 0, count, seen;
+	uint64_t have[4];
 	bool found = false;
 
 	for (h = 0; h < all->nhits; h++)
@@ -298,13 +332,19 @@ static bool chain_from_hits(struct chain_matcher *c, const char *msg, size_t n,
 		memset(c->memo, 0, (n + 1) * sizeof(*c->memo));
 		width = fmt_width(f);
 		max_len = f->max_len < n ? f->max_len : n - 1;
+		memset(have, 0, sizeof(have));
+		seen = 0;
 		for (len = f->min_len ? f->min_len : 1; len <= max_len; len++) {
 			const struct chain_memo *rest;
 			struct score cand;
 
 			if (!spend(c))
 				break;
-			if (fmt_match(f, msg, len) != FMT_FULL)
+			/* the bytes of msg[0..len), grown with len */
+			for (; seen < len; seen++)
+				have[(unsigned char)msg[seen] >> 6] |=
+					1ULL << ((unsigned char)msg[seen] & 63);
+			if (fmt_match_bytes(f, msg, len, have) != FMT_FULL)
 				continue;
 			rest = solve(c, msg, n, len);
 			if (rest->state != MEMO_FOUND)
@@ -380,6 +420,28 @@ void attribute_message(struct chain_matcher *c, const char *msg, size_t n,
 	memset(&a->chain, 0, sizeof(a->chain));
 	if (c->cont_idx.n && n)
 		a->chained = chain_from_hits(c, msg, n, level, &a->chain);
+}
+
+enum attr_class attribution_class(const struct attribution *a)
+{
+	if (a->chained)
+		return CLASS_ATTRIBUTED;
+	switch (a->single.status) {
+	case MATCH_SPECIFIC: return CLASS_ATTRIBUTED;
+	case MATCH_GENERIC: return CLASS_GENERIC;
+	case MATCH_CATCH_ALL: return CLASS_CATCH_ALL;
+	default: return CLASS_NONE;
+	}
+}
+
+const char *attr_class_name(enum attr_class c)
+{
+	switch (c) {
+	case CLASS_ATTRIBUTED: return "attributed";
+	case CLASS_GENERIC: return "generic";
+	case CLASS_CATCH_ALL: return "catch-all";
+	default: return "unattributed";
+	}
 }
 
 void chain_json(json_writer_t *w, const char *msg, const struct chain *ch)

@@ -51,6 +51,13 @@ struct chain_matcher {
 	struct chain_memo *memo;
 	size_t memo_cap;
 	unsigned long budget;		/* exact matches left for this line */
+	/* the continuation matcher's hits at each offset of this line,
+	 * (format, enum fmt_result) pairs: they do not depend on the base,
+	 * so the matcher runs at most once an offset whatever the bases */
+	uint32_t *at_first, *at_count;	/* per offset; UINT32_MAX = not yet */
+	size_t at_cap;
+	uint32_t *at_hits;
+	size_t at_len, at_hits_cap;
 	const struct pi_entry *base;	/* of the coverings being searched */
 };
 
@@ -83,6 +90,17 @@ struct attribution {
 
 void attribute_message(struct chain_matcher *c, const char *msg, size_t n,
 		       int level, struct attribution *a);
+
+/*
+ * The class of a line: "attributed" (a specific format, or KERN_CONT
+ * pieces), "generic" (only formats with a little literal text),
+ * "catch-all" (only formats without literal text: unattributed, but with
+ * candidates) or "unattributed".
+ */
+enum attr_class { CLASS_NONE, CLASS_CATCH_ALL, CLASS_GENERIC, CLASS_ATTRIBUTED };
+
+enum attr_class attribution_class(const struct attribution *a);
+const char *attr_class_name(enum attr_class c);
 
 /* "pieces": [{"module", "level", "cont", "file", "line", "function",
  * "format", "text"}...], the base first; msg is the chained message. */

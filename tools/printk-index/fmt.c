@@ -658,6 +658,7 @@ void fmt_compile(struct fmt *f, const char *s, size_t len)
 	 */
 	f->any = f->ntok == 1 && f->tok[0].kind == TK_WILD;
 	f->generic = f->lit_nonspace < FMT_GENERIC_LITERALS;
+	f->catch_all = f->lit_nonspace == 0;
 	pack(f, b.lit_used);
 }
 

@@ -84,6 +84,10 @@ struct fmt {
 	uint32_t lit_bytes;	/* specificity, trailing newline excluded */
 	uint32_t nconv;
 	bool generic;		/* lit_nonspace < FMT_GENERIC_LITERALS */
+	/* no literal text but blanks and newlines ("%s\n", "    %s\n",
+	 * "%.*s"): says nothing about the line, not even that it is the
+	 * kernel's */
+	bool catch_all;
 	bool stopped;		/* ended at a conversion vsprintf rejects */
 	uint32_t lit_nonspace;
 	uint64_t need[4];	/* bytes every rendering contains */

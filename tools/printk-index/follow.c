@@ -194,6 +194,9 @@ static void json_attribution(json_writer_t *w, const char *msg,
 	bool generic;
 
 	jsonw_name(w, "attribution");
+	/* only formats without literal text print it: no evidence */
+	if (!a->chained && r->status == MATCH_CATCH_ALL)
+		e = NULL;
 	if (!e) {
 		jsonw_null(w);
 		return;
@@ -367,6 +370,7 @@ void follower_record(struct follower *f, const char *raw, size_t len)
 		jsonw_string_len(w, rec.dict[i].value, rec.dict[i].value_len);
 	}
 	jsonw_end_object(w);
+	jsonw_string_field(w, "class", attr_class_name(attribution_class(&a)));
 	json_attribution(w, joined ? f->joined.p : rec.msg, &a, joined, f->prev_seq);
 	jsonw_end_object(w);
 	jsonw_destroy(&w);

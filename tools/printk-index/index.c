@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <dirent.h>
 #include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -337,6 +339,27 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+/*
+ * In a folder, a file that does not start like an index file (header line,
+ * combined header, or an ELF object) is someone's README or notes: skipped
+ * with a note. A file that starts like one and breaks later is an error.
+ */
+static bool starts_like_index(const char *path)
+{
+	char head[sizeof(PI_HEADER_COMBINED)];
+	size_t n;
+	FILE *f = fopen(path, "rb");
+
+	if (!f)
+		return true;	/* let load_file() say why it cannot be read */
+	n = fread(head, 1, sizeof(head), f);
+	fclose(f);
+	return (n >= 4 && !memcmp(head, "\177ELF", 4)) ||
+	       (n >= strlen(PI_HEADER) && !memcmp(head, PI_HEADER, strlen(PI_HEADER))) ||
+	       (n >= strlen(PI_HEADER_COMBINED) &&
+		!memcmp(head, PI_HEADER_COMBINED, strlen(PI_HEADER_COMBINED)));
+}
+
 int pi_load_source(struct pi_index *idx, const char *path, struct pi_err *err)
 {
 	struct stat st;
@@ -378,6 +401,12 @@ int pi_load_source(struct pi_index *idx, const char *path, struct pi_err *err)
 		sprintf(full, "%s%s%s", path,
 			plen && path[plen - 1] == '/' ? "" : "/", names[i]);
 		if (stat(full, &st) || !S_ISREG(st.st_mode)) {
+			free(full);
+			continue;
+		}
+		if (!starts_like_index(full)) {
+			fprintf(stderr, "printk-index: note: %s: not an index file (no index header), skipped\n",
+				full);
 			free(full);
 			continue;
 		}

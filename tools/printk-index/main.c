@@ -5,6 +5,7 @@
  * a dispatch table here, shared JSON writer.
  */
 #include <getopt.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,7 +20,7 @@ static int do_help(int argc, char **argv)
 		"Usage: printk-index [OPTIONS] COMMAND [ARGS]\n"
 		"\n"
 		"  printk-index list  [-j] [SOURCE...]\n"
-		"  printk-index match [-j] [-v] [--index SOURCE] [FILE|-]\n"
+		"  printk-index match [-j] [-v] [--format NAME] [--index SOURCE] [FILE|-]\n"
 		"  printk-index match --follow [--from-start] [--no-wait] [--index SOURCE] [/dev/kmsg|FILE|-]\n"
 		"  printk-index diff  [-j] [-v] OLD NEW\n"
 		"  printk-index extract [-j] [-o OUTDIR] vmlinux|module.ko|build-dir...\n"
@@ -40,14 +41,33 @@ static int do_help(int argc, char **argv)
 static const struct cmd {
 	const char *name;
 	int (*func)(int argc, char **argv);
+	const char *usage;	/* for "COMMAND --help" */
 } cmds[] = {
-	{ "list", do_list },
-	{ "match", do_match },
-	{ "diff", do_diff },
-	{ "extract", do_extract },
-	{ "check", do_check },
-	{ "help", do_help },
+	{ "list", do_list, "printk-index list  [-j] [SOURCE...]\n" },
+	{ "match", do_match,
+	  "printk-index match [-j] [-v] [--format NAME] [--index SOURCE] [FILE|-]\n"
+	  "printk-index match --follow [--from-start] [--no-wait] [--index SOURCE] [/dev/kmsg|FILE|-]\n"
+	  "NAME: auto (default), raw, dmesg, dmesg-r, dmesg-x, kmsg, journal, journal-json,\n"
+	  "      syslog, rfc5424 (aliases: notime, cat, json, kern.log, rfc3164, short,\n"
+	  "      netconsole, ext-netconsole)\n" },
+	{ "diff", do_diff, "printk-index diff  [-j] [-v] OLD NEW\n" },
+	{ "extract", do_extract,
+	  "printk-index extract [-j] [-o OUTDIR] vmlinux|module.ko|build-dir...\n" },
+	/* check prints its own --help: the verdicts with the usage */
+	{ "check", do_check, NULL },
+	{ "help", do_help, NULL },
 };
+
+/* "COMMAND -h" or "COMMAND --help" (before any "--"): its usage, exit 0 */
+static bool asks_help(int argc, char **argv)
+{
+	int i;
+
+	for (i = 1; i < argc && strcmp(argv[i], "--"); i++)
+		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help"))
+			return true;
+	return false;
+}
 
 /* bpftool accepts unambiguous prefixes ("li" for "list"); so do we. */
 static const struct cmd *find_cmd(const char *name)
@@ -101,6 +121,10 @@ int main(int argc, char **argv)
 	if (!cmd) {
 		p_err("unknown or ambiguous command '%s'", argv[0]);
 		return do_help(0, NULL);
+	}
+	if (cmd->usage && asks_help(argc, argv)) {
+		printf("Usage: %sSee printk-index(8).\n", cmd->usage);
+		return EXIT_OK;
 	}
 	optind = 0;	/* full getopt reset for the subcommand */
 	ret = cmd->func(argc, argv);

@@ -20,6 +20,7 @@
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cont.h"
 #include "escape.h"
@@ -33,20 +34,38 @@
  * are not kernel messages, and the matcher's cost grows with length. */
 #define PI_MAX_MSG 4096
 
+/* lines that fit no shape named in the summary */
+#define NO_SHAPE_NAMED 10
+
 struct stats {
-	size_t lines, attributed, generic, unattributed, skipped;
+	size_t lines, attributed, generic, unattributed, catch_all, skipped;
+	size_t kinds[LOG_NKINDS];
+	size_t no_shape, no_shape_line[NO_SHAPE_NAMED];
+	size_t binary;	/* lines with bytes no log text has */
 };
 
-static const char *status_name(enum match_status s)
+/*
+ * dmesg, journalctl and /dev/kmsg escape control bytes (\x07, \x00):
+ * a NUL or a control byte other than tab and ESC (colours) in a line
+ * means the input is not a text log.
+ */
+static bool is_binary(const char *s, size_t n)
 {
-	switch (s) {
-	case MATCH_SPECIFIC: return "attributed";
-	case MATCH_GENERIC: return "generic";
-	default: return "unattributed";
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		unsigned char c = s[i];
+
+		if (c < ' ' && c != '\t' && c != '\x1b')
+			return true;
 	}
+	return false;
 }
 
-/* The entry a line is reported on, and how many others could be it. */
+/*
+ * The entry a line is reported on, and how many others could be it; none
+ * for a line only catch-all formats print (its candidates, with -v).
+ */
 static const struct pi_entry *reported_entry(const struct attribution *a,
 					     size_t *others)
 {
@@ -55,12 +74,15 @@ static const struct pi_entry *reported_entry(const struct attribution *a,
 		return a->chain.p[0].e;
 	}
 	*others = a->single.nmatch ? a->single.nmatch - 1 : 0;
-	return a->single.best;
+	return a->single.status == MATCH_CATCH_ALL ? NULL : a->single.best;
 }
 
+/* attributed, generic or unattributed (catch-all lines too) */
 static const char *reported_status(const struct attribution *a)
 {
-	return a->chained ? status_name(MATCH_SPECIFIC) : status_name(a->single.status);
+	enum attr_class c = attribution_class(a);
+
+	return attr_class_name(c == CLASS_CATCH_ALL ? CLASS_NONE : c);
 }
 
 static char *put_bytes(char *p, const char *s, size_t n)
@@ -141,6 +163,12 @@ static void print_text(size_t lineno, const struct log_line *ll,
 			pi_escape_file(stdout, p->e->fmt, p->e->fmt_len);
 			printf("\"\n");
 		}
+	} else if (!e && r->status == MATCH_CATCH_ALL) {
+		pi_level_str(r->best, lvl);
+		printf("    only catch-all formats print it (%zu entries), e.g. %s %s:%u %s %s \"",
+		       r->nmatch, r->best->module, r->best->file, r->best->line, r->best->func, lvl);
+		pi_escape_file(stdout, r->best->fmt, r->best->fmt_len);
+		printf("\"\n");
 	} else if (e) {
 		pi_level_str(e, lvl);
 		printf("    %s%s \"", r->prefix ? "prefix of " : "", lvl);
@@ -150,7 +178,7 @@ static void print_text(size_t lineno, const struct log_line *ll,
 }
 
 static void print_json(size_t lineno, const struct log_line *ll,
-		       const struct attribution *a)
+		       const struct attribution *a, bool fits)
 {
 	size_t others;
 	const struct pi_entry *e = reported_entry(a, &others);
@@ -158,16 +186,16 @@ static void print_json(size_t lineno, const struct log_line *ll,
 	jsonw_start_object(json_wtr);
 	jsonw_uint_field(json_wtr, "lineno", lineno);
 	jsonw_string_field(json_wtr, "input", log_kind_name(ll->kind));
+	jsonw_bool_field(json_wtr, "shaped", fits);
 	jsonw_name(json_wtr, "level");
 	if (ll->level >= 0)
 		jsonw_int(json_wtr, ll->level);
 	else
 		jsonw_null(json_wtr);
-	if (verbose) {
-		jsonw_name(json_wtr, "message");
-		jsonw_string_len(json_wtr, ll->msg, ll->len);
-	}
+	jsonw_name(json_wtr, "message");
+	jsonw_string_len(json_wtr, ll->msg, ll->len);
 	jsonw_string_field(json_wtr, "status", reported_status(a));
+	jsonw_string_field(json_wtr, "class", attr_class_name(attribution_class(a)));
 	jsonw_bool_field(json_wtr, "prefix", !a->chained && a->single.prefix);
 	jsonw_uint_field(json_wtr, "others", others);
 	jsonw_name(json_wtr, "entry");
@@ -177,7 +205,28 @@ static void print_json(size_t lineno, const struct log_line *ll,
 		jsonw_null(json_wtr);
 	if (a->chained)
 		chain_json(json_wtr, ll->msg, &a->chain);
+	if (verbose && !e && a->single.status == MATCH_CATCH_ALL) {
+		jsonw_uint_field(json_wtr, "candidates", a->single.nmatch);
+		jsonw_name(json_wtr, "candidate");
+		pi_json_entry(json_wtr, a->single.best);
+	}
 	jsonw_end_object(json_wtr);
+}
+
+/* "printk-index: 2 lines fit no log shape: 4, 9 (--format NAME forces one)" */
+static void print_no_shape(const struct stats *st)
+{
+	size_t i;
+
+	if (!st->no_shape)
+		return;
+	fprintf(stderr, "printk-index: %zu line%s fit%s no log shape and no format with literal text prints %s: ",
+		st->no_shape, st->no_shape == 1 ? "" : "s", st->no_shape == 1 ? "s" : "",
+		st->no_shape == 1 ? "it" : "them");
+	for (i = 0; i < st->no_shape && i < NO_SHAPE_NAMED; i++)
+		fprintf(stderr, "%s%zu", i ? ", " : "", st->no_shape_line[i]);
+	fprintf(stderr, "%s (--format NAME forces a shape)\n",
+		st->no_shape > NO_SHAPE_NAMED ? ", ..." : "");
 }
 
 int do_match(int argc, char **argv)
@@ -187,6 +236,7 @@ int do_match(int argc, char **argv)
 		{ "pretty", no_argument, NULL, 'p' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "index", required_argument, NULL, 'i' },
+		{ "format", required_argument, NULL, 'f' },
 		{ 0 }
 	};
 	const char *index_src = NULL, *input = "-", *used;
@@ -197,10 +247,11 @@ int do_match(int argc, char **argv)
 	struct sbuf scratch = { 0 };
 	struct pi_err err;
 	char *line = NULL;
-	size_t cap = 0, lineno = 0;
+	size_t cap = 0, lineno = 0, i;
 	ssize_t len;
 	FILE *in = stdin;
-	int opt, ret = EXIT_ERR;
+	struct log_shape shape;
+	int opt, ret = EXIT_ERR, forced = LOG_NKINDS;
 
 	/* --follow reads a live stream: a loop and options of its own */
 	for (opt = 1; opt < argc && strcmp(argv[opt], "--"); opt++)
@@ -213,8 +264,16 @@ int do_match(int argc, char **argv)
 		case 'p': json_output = pretty_output = true; break;
 		case 'v': verbose++; break;
 		case 'i': index_src = optarg; break;
+		case 'f':
+			forced = log_kind_by_name(optarg);
+			if (forced < 0) {
+				p_err("unknown log format '%s' (auto, raw, dmesg, dmesg-r, dmesg-x, kmsg, journal, journal-json, syslog, rfc5424)",
+				      optarg);
+				return EXIT_ERR;
+			}
+			break;
 		default:
-			fprintf(stderr, "Usage: printk-index match [-j] [-v] [--index SOURCE] [FILE|-]\n"
+			fprintf(stderr, "Usage: printk-index match [-j] [-v] [--format NAME] [--index SOURCE] [FILE|-]\n"
 					"       printk-index match --follow [--from-start] [--no-wait] [--index SOURCE] [/dev/kmsg|FILE|-]\n");
 			return EXIT_ERR;
 		}
@@ -234,15 +293,23 @@ int do_match(int argc, char **argv)
 		return EXIT_ERR;
 	}
 	if (strcmp(input, "-")) {
+		struct stat st;
+
 		in = fopen(input, "r");
-		if (!in) {
-			p_err("%s: %s", input, strerror(errno));
+		if (!in || fstat(fileno(in), &st) || S_ISDIR(st.st_mode)) {
+			/* a folder opens, and fails at the first read: say it
+			 * here, before any output or summary */
+			p_err("%s: %s", input, in ? (errno = EISDIR, strerror(EISDIR)) :
+						 strerror(errno));
+			if (in)
+				fclose(in);
 			pi_index_free(&idx);
 			return EXIT_ERR;
 		}
 	}
 	matcher_build(&m, &idx);
 	chain_init(&chains, &m);
+	log_shape_init(&shape, forced);
 
 	json_begin();
 	if (json_output)
@@ -250,13 +317,15 @@ int do_match(int argc, char **argv)
 	while ((len = getline(&line, &cap, in)) >= 0) {
 		struct log_line ll;
 		struct attribution a;
+		bool fits;
 
 		lineno++;
 		if (len && line[len - 1] == '\n')
 			len--;
 		if (len && line[len - 1] == '\r')
 			len--;
-		log_parse(line, len, &ll, &scratch);
+		st.binary += is_binary(line, len);
+		log_parse_in(&shape, line, len, &ll, &scratch);
 		if (ll.kind == LOG_SKIP) {
 			st.skipped++;
 			continue;
@@ -266,14 +335,28 @@ int do_match(int argc, char **argv)
 			attribute_message(&chains, ll.msg, ll.len, ll.level, &a);
 		else
 			memset(&a, 0, sizeof(a));
-		if (a.chained || a.single.status == MATCH_SPECIFIC)
-			st.attributed++;
-		else if (a.single.status == MATCH_GENERIC)
-			st.generic++;
-		else
-			st.unattributed++;
+		switch (attribution_class(&a)) {
+		case CLASS_ATTRIBUTED: st.attributed++; break;
+		case CLASS_GENERIC: st.generic++; break;
+		case CLASS_CATCH_ALL: st.catch_all++; /* fall through */
+		default: st.unattributed++; break;
+		}
+		/*
+		 * A line without prefix is bare kernel text (dmesg -t,
+		 * journalctl -o cat) if a format prints it; otherwise it fits
+		 * no shape we know, which is said, not silently matched as
+		 * text with its prefix.
+		 */
+		fits = ll.kind != LOG_RAW || forced == LOG_RAW ||
+		       attribution_class(&a) >= CLASS_GENERIC;
+		st.kinds[ll.kind]++;
+		if (!fits) {
+			if (st.no_shape < NO_SHAPE_NAMED)
+				st.no_shape_line[st.no_shape] = lineno;
+			st.no_shape++;
+		}
 		if (json_output)
-			print_json(lineno, &ll, &a);
+			print_json(lineno, &ll, &a, fits);
 		else
 			print_text(lineno, &ll, &a);
 	}
@@ -281,7 +364,9 @@ int do_match(int argc, char **argv)
 		p_err("%s: read error: %s", input, strerror(errno));
 		goto out;
 	}
-	ret = EXIT_OK;
+	/* more than half of the lines unreadable: the wrong shape, or not
+	 * a kernel log; the answers above are still all there */
+	ret = st.no_shape * 2 > st.lines ? EXIT_ERR : EXIT_OK;
 out:
 	if (json_output) {
 		jsonw_start_object(json_wtr);
@@ -291,16 +376,37 @@ out:
 		jsonw_uint_field(json_wtr, "attributed", st.attributed);
 		jsonw_uint_field(json_wtr, "generic_only", st.generic);
 		jsonw_uint_field(json_wtr, "unattributed", st.unattributed);
+		jsonw_uint_field(json_wtr, "catch_all_only", st.catch_all);
 		jsonw_uint_field(json_wtr, "skipped", st.skipped);
+		jsonw_name(json_wtr, "shapes");
+		jsonw_start_object(json_wtr);
+		for (opt = 0; opt < LOG_SKIP; opt++)
+			if (st.kinds[opt])
+				jsonw_uint_field(json_wtr, log_kind_name(opt), st.kinds[opt]);
+		jsonw_end_object(json_wtr);
+		jsonw_uint_field(json_wtr, "no_shape", st.no_shape);
+		jsonw_uint_field(json_wtr, "binary", st.binary);
+		jsonw_name(json_wtr, "no_shape_lines");
+		jsonw_start_array(json_wtr);
+		for (i = 0; i < st.no_shape && i < NO_SHAPE_NAMED; i++)
+			jsonw_uint(json_wtr, st.no_shape_line[i]);
+		jsonw_end_array(json_wtr);
 		jsonw_end_object(json_wtr);
 		jsonw_end_object(json_wtr);
 		jsonw_end_array(json_wtr);
 		json_end();
 	} else {
 		fflush(stdout);
-		fprintf(stderr, "printk-index: %zu lines: %zu attributed, %zu generic-only, %zu unattributed (%zu skipped)\n",
-			st.lines, st.attributed, st.generic, st.unattributed, st.skipped);
+		fprintf(stderr, "printk-index: %zu lines: %zu attributed, %zu generic-only, %zu unattributed",
+			st.lines, st.attributed, st.generic, st.unattributed);
+		if (st.catch_all)
+			fprintf(stderr, " (%zu of them printed by catch-all formats only)", st.catch_all);
+		fprintf(stderr, " (%zu skipped)\n", st.skipped);
+		print_no_shape(&st);
 	}
+	if (st.binary)
+		fprintf(stderr, "printk-index: warning: %s: %zu line%s not text (control bytes): binary input?\n",
+			input, st.binary, st.binary == 1 ? " is" : "s are");
 	if (in != stdin)
 		fclose(in);
 	free(line);

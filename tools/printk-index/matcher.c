@@ -522,6 +522,7 @@ void matcher_match(struct matcher *m, const char *msg, size_t n, int level,
 	uint32_t best_k = UINT32_MAX, k, h, b0;
 	uint64_t sig = 0;
 	int best_kind = 0;
+	size_t ncatch = 0;
 	size_t i, windows;
 	const char *nl = memchr(msg, '\n', n);
 	struct fmt_line line;
@@ -568,7 +569,8 @@ void matcher_match(struct matcher *m, const char *msg, size_t n, int level,
 			try_fmt(m, &m->al_gen[b0][k], &line, level);
 	}
 
-	/* rank: literal bytes, then full over prefix match, then fewer
+	/* rank: catch-all formats last (their blanks are not evidence),
+	 * then literal bytes, then full over prefix match, then fewer
 	 * conversions, then index order */
 	for (h = 0; h < m->nhits; h++) {
 		uint32_t fk = m->hits[h], cnt;
@@ -583,22 +585,34 @@ void matcher_match(struct matcher *m, const char *msg, size_t n, int level,
 		}
 		if (!cnt)
 			continue;
-		r->nmatch += cnt;
+		if (f->catch_all)
+			ncatch += cnt;
+		else
+			r->nmatch += cnt;
 		b = best_k == UINT32_MAX ? NULL : &m->fmts[best_k];
-		if (!b || f->lit_bytes > b->lit_bytes ||
-		    (f->lit_bytes == b->lit_bytes &&
-		     (m->hit_kind[h] < best_kind ||
-		      (m->hit_kind[h] == best_kind &&
-		       (f->nconv < b->nconv ||
-			(f->nconv == b->nconv && pick < r->best)))))) {
-			best_k = fk;
-			best_kind = m->hit_kind[h];
-			r->best = pick;
+		if (b && f->catch_all != b->catch_all) {
+			if (f->catch_all)
+				continue;
+		} else if (b && (f->lit_bytes < b->lit_bytes ||
+			   (f->lit_bytes == b->lit_bytes &&
+			    !(m->hit_kind[h] < best_kind ||
+			      (m->hit_kind[h] == best_kind &&
+			       (f->nconv < b->nconv ||
+				(f->nconv == b->nconv && pick < r->best))))))) {
+			continue;
 		}
+		best_k = fk;
+		best_kind = m->hit_kind[h];
+		r->best = pick;
 	}
 	if (best_k == UINT32_MAX)
 		return;
 	r->best_fmt = &m->fmts[best_k];
 	r->prefix = best_kind == FMT_PREFIX;
+	if (r->best_fmt->catch_all) {
+		r->nmatch = ncatch;
+		r->status = MATCH_CATCH_ALL;
+		return;
+	}
 	r->status = r->best_fmt->generic ? MATCH_GENERIC : MATCH_SPECIFIC;
 }

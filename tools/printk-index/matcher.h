@@ -93,6 +93,7 @@ struct matcher {
 
 enum match_status {
 	MATCH_NONE,		/* unattributed */
+	MATCH_CATCH_ALL,	/* only catch-all formats match: unattributed */
 	MATCH_GENERIC,		/* only generic formats match */
 	MATCH_SPECIFIC,		/* attributed */
 };
@@ -102,7 +103,9 @@ struct match_result {
 	const struct pi_entry *best;
 	const struct fmt *best_fmt;
 	bool prefix;		/* best matched a prefix only (KERN_CONT...) */
-	size_t nmatch;		/* entries that match, best included */
+	/* entries that match, best included; of a generic line, the generic
+	 * and specific ones (not the catch-alls, which match everything) */
+	size_t nmatch;
 };
 
 void matcher_build(struct matcher *m, const struct pi_index *idx);

@@ -94,6 +94,8 @@ int main(int argc, char **argv)
 	RUN(fmt);
 	RUN(dp);
 	RUN(logline);
+	RUN(logline_input);
+	RUN(shapes);
 	RUN(matcher);
 	RUN(follow);
 	RUN(check);

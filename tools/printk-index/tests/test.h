@@ -94,6 +94,8 @@ void test_ere(void);
 void test_fmt(void);
 void test_dp(void);
 void test_logline(void);
+void test_shapes(void);
+void test_logline_input(void);
 void test_matcher(void);
 void test_cli(void);
 void test_elf(void);

@@ -978,11 +978,11 @@ static void test_cli_real_messages(const char *path)
 {
 	static char out[1 << 20];
 	char cmd[1024], line[2048];
-	FILE *in = fopen(DATA "kernel-default-boot.log", "r"), *rules = fopen(path, "w");
+	FILE *in = fopen(DATA "guest-default/boot.console", "r"), *rules = fopen(path, "w");
 	int n = 0;
 
 	if (!in || !rules || access(t_binary, X_OK)) {
-		T_FAIL("cannot read " DATA "kernel-default-boot.log or write %s", path);
+		T_FAIL("cannot read " DATA "guest-default/boot.console or write %s", path);
 		if (in)
 			fclose(in);
 		if (rules)
@@ -1007,7 +1007,7 @@ static void test_cli_real_messages(const char *path)
 	fclose(in);
 	fclose(rules);
 	CHECK_INT(n, 103);
-	snprintf(cmd, sizeof(cmd), "%s check --index " DATA "kernel-default-vmlinux.printk_index %s 2>&1",
+	snprintf(cmd, sizeof(cmd), "%s check --index " DATA "guest-default/vmlinux %s 2>&1",
 		 t_binary, path);
 	CHECK_INT(run(cmd, out, sizeof(out)), 0);
 	CHECK(!strstr(out, " stale: "));

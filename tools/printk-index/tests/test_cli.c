@@ -127,9 +127,99 @@ void test_cli(void)
 	CHECK_HAS(out, "3 unattributed - - - +0\n");
 	CHECK_HAS(out, "4 unattributed - - - +0\n");
 	CHECK_HAS(out, "4 lines: 2 attributed, 0 generic-only, 2 unattributed (2 skipped)");
+	/* " 6,1,2,-;x": a kmsg record, its leading blank tolerated */
+	CHECK_HAS(out, "printk-index: 1 line fits no log shape and no format with literal text prints it: 3 (--format NAME forces a shape)\n");
 	CHECK_INT(run("match -j --index old log"), 0);
-	CHECK_HAS(out, "{\"lineno\":1,\"input\":\"dmesg\",\"level\":null,\"status\":\"attributed\",\"prefix\":false,\"others\":0,\"entry\":{\"module\":\"old\"");
-	CHECK_HAS(out, "{\"summary\":{\"lines\":4,\"attributed\":2,\"generic_only\":0,\"unattributed\":2,\"skipped\":2}}]");
+	CHECK_HAS(out, "{\"lineno\":1,\"input\":\"dmesg\",\"shaped\":true,\"level\":null,\"message\":\"gone 42\",\"status\":\"attributed\",\"class\":\"attributed\",\"prefix\":false,\"others\":0,\"entry\":{\"module\":\"old\"");
+	CHECK_HAS(out, "{\"lineno\":3,\"input\":\"raw\",\"shaped\":false,");
+	CHECK_HAS(out, "{\"summary\":{\"lines\":4,\"attributed\":2,\"generic_only\":0,\"unattributed\":2,\"catch_all_only\":0,\"skipped\":2,"
+		  "\"shapes\":{\"raw\":1,\"dmesg\":1,\"dmesg-r\":1,\"kmsg\":1},\"no_shape\":1,\"binary\":0,\"no_shape_lines\":[3]}}]");
+	/* more than half of the lines fit no shape: every line is still
+	 * answered, and the exit status says it */
+	put("mostly", "x 1.0 gone 42\n[    1.0] gone 1\nrandom words\n");
+	CHECK_INT(run("match --index old mostly"), 2);
+	CHECK_HAS(out, "1 unattributed - - - +0\n2 attributed old a.c:10 f +0\n3 unattributed - - - +0\n");
+	CHECK_HAS(out, "printk-index: 2 lines fit no log shape and no format with literal text prints them: 1, 3 (");
+	/* --format: forced shapes; CRLF line ends */
+	put("crlf", "Dec 05 13:10:02 host kernel: gone 7\r\n[    1.0] stays\r\n");
+	CHECK_INT(run("match --index old crlf"), 0);
+	CHECK_HAS(out, "1 attributed old a.c:10 f +0\n2 attributed old a.c:20 g +0\n");
+	CHECK_INT(run("match --index old --format journal crlf"), 0);
+	CHECK_HAS(out, "1 attributed old a.c:10 f +0\n2 unattributed - - - +0\n");
+	CHECK_HAS(out, "1 line fits no log shape and no format with literal text prints it: 2 (");
+	CHECK_INT(run("match --index old --format raw log"), 0);
+	CHECK_HAS(out, "1 unattributed - - - +0\n");
+	CHECK(!strstr(out, "no log shape"));
+	/* classes: a line only catch-all formats (no literal text but
+	 * blanks) print is unattributed, its candidates shown with -v */
+	put("classes", PI_HEADER "\n"
+	    "<6> a.c:1 f \"gone %d\\n\"\n"
+	    "<-1> b.c:2 any \"%s\\n\"\n"
+	    "<4> c.c:3 ind \"    %s\\n\"\n"
+	    "<6> d.c:4 gen \"%s: %d\\n\"\n");
+	put("clog", "[    1.0] gone 3\n[    1.1] disk: 5\n[    1.2] hello world\n"
+	    "[    1.3]     indented\nRandom English sentence\n");
+	CHECK_INT(run("match --index classes clog"), 0);
+	CHECK_STR(out, "1 attributed classes a.c:1 f +0\n"
+		  "2 generic classes d.c:4 gen +0\n"
+		  "3 unattributed - - - +0\n"
+		  "4 unattributed - - - +0\n"
+		  "5 unattributed - - - +0\n"
+		  "printk-index: 5 lines: 1 attributed, 1 generic-only, 3 unattributed (3 of them printed by catch-all formats only) (0 skipped)\n"
+		  "printk-index: 1 line fits no log shape and no format with literal text prints it: 5 (--format NAME forces a shape)\n");
+	CHECK_INT(run("match -v --index classes clog"), 0);
+	CHECK_HAS(out, "3 unattributed - - - +0\n"
+		  "    dmesg level -1: \"hello world\"\n"
+		  "    only catch-all formats print it (1 entries), e.g. classes b.c:2 any <-1> \"%s\\n\"\n");
+	CHECK_HAS(out, "4 unattributed - - - +0\n"
+		  "    dmesg level -1: \"    indented\"\n"
+		  "    only catch-all formats print it (2 entries), e.g. classes c.c:3 ind <4> \"    %s\\n\"\n");
+	CHECK_INT(run("match -j --index classes clog"), 0);
+	CHECK_HAS(out, "{\"lineno\":2,\"input\":\"dmesg\",\"shaped\":true,\"level\":null,\"message\":\"disk: 5\",\"status\":\"generic\",\"class\":\"generic\",\"prefix\":false,\"others\":0,\"entry\":{\"module\":\"classes\"");
+	CHECK_HAS(out, "{\"lineno\":3,\"input\":\"dmesg\",\"shaped\":true,\"level\":null,\"message\":\"hello world\",\"status\":\"unattributed\",\"class\":\"catch-all\",\"prefix\":false,\"others\":0,\"entry\":null}");
+	CHECK_HAS(out, "{\"lineno\":5,\"input\":\"raw\",\"shaped\":false,\"level\":null,\"message\":\"Random English sentence\",\"status\":\"unattributed\",\"class\":\"catch-all\",");
+	CHECK_HAS(out, "\"unattributed\":3,\"catch_all_only\":3,");
+	CHECK_INT(run("match -j -v --index classes clog"), 0);
+	CHECK_HAS(out, "\"entry\":null,\"candidates\":2,\"candidate\":{\"module\":\"classes\",\"level\":4,\"cont\":false,\"file\":\"c.c\",\"line\":3,\"function\":\"ind\",\"format\":\"    %s\\n\"}}");
+	/* bad input: a folder as LOG is the error alone */
+	snprintf(cmd, sizeof(cmd), "mkdir -p %s/sub %s/idx && cp %s/old %s/idx/vmlinux && "
+		 "echo '# notes' > %s/idx/README.md", dir, dir, dir, dir, dir);
+	CHECK_INT(system(cmd), 0);
+	CHECK_INT(run("match --index old sub"), 2);
+	CHECK_STR(out, "printk-index: sub: Is a directory\n");
+	/* --index DIR: a file without an index header is skipped, said */
+	CHECK_INT(run("match --index idx log"), 0);
+	CHECK_HAS(out, "printk-index: note: idx/README.md: not an index file (no index header), skipped\n");
+	CHECK_HAS(out, "1 attributed vmlinux a.c:10 f +0\n");
+	/* binary input: counted, warned about; every line still answered */
+	put("binary", "\x01\x02\x7f\n[    1.0] gone 4\nab\x03" "cd\n");
+	CHECK_INT(run("match --index old binary"), 2);
+	CHECK_HAS(out, "1 unattributed - - - +0\n2 attributed old a.c:10 f +0\n3 unattributed - - - +0\n");
+	CHECK_HAS(out, "printk-index: warning: binary: 2 lines are not text (control bytes): binary input?\n");
+	/* --help on every subcommand: its usage, exit 0 */
+	CHECK_INT(run("list --help"), 0);
+	CHECK_HAS(out, "Usage: printk-index list  [-j] [SOURCE...]\n");
+	CHECK_INT(run("match -h"), 0);
+	CHECK_HAS(out, "Usage: printk-index match [-j] [-v] [--format NAME] [--index SOURCE] [FILE|-]\n");
+	CHECK_INT(run("match --follow --help"), 0);
+	CHECK_HAS(out, "printk-index match --follow [--from-start]");
+	CHECK_INT(run("diff --help"), 0);
+	CHECK_HAS(out, "Usage: printk-index diff  [-j] [-v] OLD NEW\n");
+	CHECK_INT(run("extract --help"), 0);
+	CHECK_HAS(out, "Usage: printk-index extract [-j] [-o OUTDIR]");
+	CHECK_INT(run("check --help"), 0);
+	CHECK_HAS(out, "Usage: printk-index check [-j] [-v] [--strict] [--anchored]");
+	/* a real serial console log (CRLF, no time stamps) of the test
+	 * guest, against the index of the kernel that printed it */
+	snprintf(cmd, sizeof(cmd), "%s%s%s match --index %s/tests/data/guest-default/vmlinux "
+		 "%s/tests/data/guest-default/boot.console 2>%s/gsum | cmp - %s/tests/data/guest-default/boot.match",
+		 t_binary[0] == '/' ? "" : cwd, t_binary[0] == '/' ? "" : "/", t_binary, cwd, cwd, dir, cwd);
+	CHECK_INT(system(cmd), 0);
+	snprintf(cmd, sizeof(cmd), "grep -qx 'printk-index: 103 lines: 86 attributed, 3 generic-only, "
+		 "14 unattributed (14 of them printed by catch-all formats only) (0 skipped)' %s/gsum", dir);
+	CHECK_INT(system(cmd), 0);
+	CHECK_INT(run("match --index old --format bogus log"), 2);
+	CHECK_HAS(out, "unknown log format 'bogus'");
 	{
 		/* a reported line longer than print_line()'s stack buffer */
 		char idx[1024], want[1024], fn[601];

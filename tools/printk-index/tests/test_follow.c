@@ -259,7 +259,7 @@ static void test_follower(void)
 	/* a whole line: the shape every consumer parses */
 	CHECK_STR(next_line(&cur), "{\"seq\":100,\"facility\":0,\"level\":6,\"flags\":\"-\","
 		  "\"timestamp_us\":5000000,\"time\":\"2024-12-03T07:51:24.000000Z\","
-		  "\"message\":\"pi_sample: counting: 2 done\",\"dict\":{},"
+		  "\"message\":\"pi_sample: counting: 2 done\",\"dict\":{},\"class\":\"attributed\","
 		  "\"attribution\":{\"module\":\"pi_sample\",\"file\":\"s.c\",\"line\":51,"
 		  "\"function\":\"counting\",\"format\":\"pi_sample: counting:\",\"level\":6,"
 		  "\"specificity\":26,\"generic\":false,\"prefix\":false,\"others\":0,"
@@ -274,17 +274,17 @@ static void test_follower(void)
 	CHECK_STR(next_line(&cur), "{\"seq\":101,\"facility\":0,\"level\":3,\"flags\":\"-\","
 		  "\"timestamp_us\":5000030,\"time\":\"2024-12-03T07:51:24.000030Z\","
 		  "\"message\":\"t\\\\ \\\"q\\\"\",\"dict\":{\"SUBSYSTEM\":\"platform\","
-		  "\"DEVICE\":\"+platform:x\"},\"attribution\":null}");
+		  "\"DEVICE\":\"+platform:x\"},\"class\":\"unattributed\",\"attribution\":null}");
 	CHECK_STR(next_line(&cur), "{\"lost\":1,\"seq\":102,\"reason\":\"gap\"}");
 	CHECK_STR(next_line(&cur), "{\"seq\":103,\"facility\":1,\"level\":6,\"flags\":\"-\","
 		  "\"timestamp_us\":6000000,\"time\":\"2024-12-03T07:51:25.000000Z\","
-		  "\"message\":\"from userspace\",\"dict\":{},\"attribution\":null}");
+		  "\"message\":\"from userspace\",\"dict\":{},\"class\":\"unattributed\",\"attribution\":null}");
 	CHECK_STR(next_line(&cur), "{\"malformed\":\"not a record\","
 		  "\"error\":\"kmsg record without ';' after its header\"}");
 	CHECK_STR(next_line(&cur), "{\"lost\":6,\"seq\":104,\"reason\":\"overrun\"}");
 	CHECK_STR(next_line(&cur), "{\"seq\":110,\"facility\":0,\"level\":6,\"flags\":\"-\","
 		  "\"timestamp_us\":7000000,\"time\":\"2024-12-03T07:51:26.000000Z\","
-		  "\"message\":\"pi_sample: counting:\",\"dict\":{},"
+		  "\"message\":\"pi_sample: counting:\",\"dict\":{},\"class\":\"attributed\","
 		  "\"attribution\":{\"module\":\"pi_sample\",\"file\":\"s.c\",\"line\":51,"
 		  "\"function\":\"counting\",\"format\":\"pi_sample: counting:\",\"level\":6,"
 		  "\"specificity\":20,\"generic\":false,\"prefix\":false,\"others\":0}}");
@@ -345,9 +345,10 @@ static void test_reload(void)
 	CHECK_INT(f.idx.n, 1);
 	follower_record(&f, "6,3,4,-;newmod: hello 43\n", 25);
 	fflush(out);
-	CHECK_HAS(text, "\"message\":\"newmod: hello 43\",\"dict\":{},\"attribution\":null}");
-	/* an unreadable index on reload keeps the old one */
-	put_file(dir, "broken", "no header here\n");
+	CHECK_HAS(text, "\"message\":\"newmod: hello 43\",\"dict\":{},\"class\":\"unattributed\",\"attribution\":null}");
+	/* an unreadable index on reload keeps the old one (a file with no
+	 * index header would be skipped: this one breaks after it) */
+	put_file(dir, "broken", PI_HEADER "\n<3> a.c:10 f \"bro\\ken\\n\"\n");
 	CHECK_INT(follower_reload(&f, &err), -1);
 	CHECK_INT(f.idx.n, 1);
 	CHECK_INT(f.have_index, 1);
@@ -416,7 +417,7 @@ static void test_cli_follow(void)
 	snprintf(args, sizeof(args), "match --follow --index %s/pi_sample %s/records", dir, dir);
 	CHECK_INT(run(args), 0);
 	CHECK_HAS(out, "{\"seq\":1,\"facility\":0,\"level\":6,\"flags\":\"-\",\"timestamp_us\":2,");
-	CHECK_HAS(out, "\"dict\":{\"SUBSYSTEM\":\"x\"},\"attribution\":{\"module\":\"pi_sample\",\"file\":\"s.c\",\"line\":51,");
+	CHECK_HAS(out, "\"dict\":{\"SUBSYSTEM\":\"x\"},\"class\":\"attributed\",\"attribution\":{\"module\":\"pi_sample\",\"file\":\"s.c\",\"line\":51,");
 	CHECK_HAS(out, "\"attribution\":{\"module\":\"pi_sample\",\"file\":\"s.c\",\"line\":60,");
 	snprintf(args, sizeof(args), "match --follow --index %s/pi_sample - < %s/records", dir, dir);
 	CHECK_INT(run(args), 0);

@@ -79,4 +79,92 @@ void test_logline(void)
 	t("", LOG_SKIP, -1, NULL);
 	t("just text", LOG_RAW, -1, "just text");
 	t("1234", LOG_RAW, -1, "1234");
+	t("   ", LOG_SKIP, -1, NULL);
+	/* the other dmesg stamps */
+	t("[    1.234567 <    0.000123>] delta", LOG_DMESG, -1, "delta");
+	t("[<    0.000123>] delta only", LOG_DMESG, -1, "delta only");
+	t("[  +0.000123] reltime", LOG_DMESG, -1, "reltime");
+	t("[Dec 5 13:10] reltime start", LOG_DMESG, -1, "reltime start");
+	t("\x1b[32m[Dec 5 13:10]\x1b[0m \x1b[1mcolour\x1b[0m", LOG_DMESG, -1, "colour");
+	t("2026-12-05T13:10:02,041062+00:00 iso", LOG_DMESG, -1, "iso");
+	t("2026-12-05T13:10:02 no zone", LOG_DMESG, -1, "no zone");
+	t("2026-12-05 13:10:02 not iso", LOG_RAW, -1, "2026-12-05 13:10:02 not iso");
+	t("kern  :info  : 2026-12-05T13:10:02,041062+00:00 x iso", LOG_DMESG_X, 6, "x iso");
+	t("  [    1.0] leading blanks", LOG_DMESG, -1, "leading blanks");
+	/* journalctl -o ..., syslog files */
+	t("Dec 05 13:10:02.041062 h kernel: precise", LOG_JOURNAL, -1, "precise");
+	t("Sat 2026-12-05 13:10:02 CET h kernel: full", LOG_JOURNAL, -1, "full");
+	t("1764940202.041062 h kernel: unix", LOG_JOURNAL, -1, "unix");
+	t("[    0.041062] h kernel: monotonic", LOG_JOURNAL, -1, "monotonic");
+	t("Dec 05 13:10:02 kernel: no host", LOG_JOURNAL, -1, "no host");
+	t("Dec  5 13:10:02 h kernel: [    0.041062] kern.log", LOG_JOURNAL, -1, "kern.log");
+	t("Sat 2026-12-05 h kernel: x", LOG_RAW, -1, "Sat 2026-12-05 h kernel: x");
+	t("-- Reboot --", LOG_SKIP, -1, NULL);
+	/* with a priority */
+	t("<6>Dec  5 13:10:02 h kernel: wire", LOG_SYSLOG, 6, "wire");
+	t("<3>1 2026-12-05T13:10:02.1Z h kernel - - - 5424", LOG_RFC5424, 3, "5424");
+	t("<4>1 2026-12-05T13:10:02Z h kernel - - [a b=\"x\\]y\\\"z\"][c] sd", LOG_RFC5424, 4, "sd");
+	t("<4>1 2026-12-05T13:10:02Z h kernel - - - \xef\xbb\xbf" "bom", LOG_RFC5424, 4, "bom");
+	t("<4>1 2026-12-05T13:10:02Z h kernel - -", LOG_DMESG_R, 4,
+	  "1 2026-12-05T13:10:02Z h kernel - -");
+	/* extended netconsole */
+	t("6.1.0-13-amd64,6,1,2,-;release", LOG_KMSG, 6, "release");
+	t("6,1,2,-,ncfrag=0/1200;fragment", LOG_KMSG, 6, "fragment");
+	t("6.1 words,6,1,2,-;no", LOG_RAW, -1, "6.1 words,6,1,2,-;no");
+	/* journalctl -o json */
+	t("{\"PRIORITY\":\"3\",\"MESSAGE\":\"a\\tb\\u00e9\\\"\"}", LOG_JOURNAL_JSON, 3,
+	  "a\tb\xc3\xa9\"");
+	t("{\"MESSAGE\":[104,105,255],\"PRIORITY\":\"6\",\"X\":null}", LOG_JOURNAL_JSON, 6,
+	  "hi\xff");
+	t("{\"PRIORITY\":\"6\"}", LOG_RAW, -1, "{\"PRIORITY\":\"6\"}");
+	t("{\"MESSAGE\":\"cut", LOG_RAW, -1, "{\"MESSAGE\":\"cut");
+}
+
+/* One input: --format forces a shape; otherwise the shape of the line
+ * before is tried first. */
+static void t_in(struct log_shape *s, const char *line, enum log_kind kind, const char *msg)
+{
+	struct sbuf b = { 0 };
+	struct log_line ll;
+	char got[512];
+
+	log_parse_in(s, line, strlen(line), &ll, &b);
+	CHECK_STR(log_kind_name(ll.kind), log_kind_name(kind));
+	snprintf(got, sizeof(got), "%.*s", (int)ll.len, ll.msg);
+	CHECK_STR(got, msg);
+	sbuf_free(&b);
+}
+
+void test_logline_input(void)
+{
+	struct log_shape s;
+
+	CHECK_INT(log_kind_by_name("dmesg"), LOG_DMESG);
+	CHECK_INT(log_kind_by_name("kern.log"), LOG_JOURNAL);
+	CHECK_INT(log_kind_by_name("cat"), LOG_RAW);
+	CHECK_INT(log_kind_by_name("auto"), LOG_NKINDS);
+	CHECK_INT(log_kind_by_name("skip"), -1);
+	CHECK_INT(log_kind_by_name("bogus"), -1);
+
+	/* "[    1.0] a kernel: b" is a dmesg line among dmesg lines... */
+	log_shape_init(&s, LOG_NKINDS);
+	t_in(&s, "[    0.5] x", LOG_DMESG, "x");
+	t_in(&s, "[    1.0] a kernel: b", LOG_DMESG, "a kernel: b");
+	/* ...and short-monotonic among journal lines; mixed inputs still work */
+	log_shape_init(&s, LOG_NKINDS);
+	t_in(&s, "Dec 05 13:10:02 h kernel: x", LOG_JOURNAL, "x");
+	t_in(&s, "[    1.0] a kernel: b", LOG_JOURNAL, "b");
+	t_in(&s, "6,1,2,-;kmsg", LOG_KMSG, "kmsg");
+	t_in(&s, "[    1.0] a kernel: b", LOG_JOURNAL, "b");
+
+	/* forced: only that shape; other lines are raw, whole */
+	log_shape_init(&s, LOG_DMESG);
+	t_in(&s, "[    1.0] a kernel: b", LOG_DMESG, "a kernel: b");
+	t_in(&s, "<6>[    1.0] x", LOG_RAW, "<6>[    1.0] x");
+	t_in(&s, "", LOG_SKIP, "");
+	log_shape_init(&s, LOG_RAW);
+	t_in(&s, "[    1.0] x", LOG_RAW, "[    1.0] x");
+	t_in(&s, " SUBSYSTEM=pci", LOG_RAW, " SUBSYSTEM=pci");
+	log_shape_init(&s, LOG_KMSG);
+	t_in(&s, " SUBSYSTEM=pci", LOG_SKIP, " SUBSYSTEM=pci");
 }

@@ -1,0 +1,346 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Every paste shape of one kernel log gives the same text, and the same
+ * attribution, as plain dmesg. The log (tests/data/boot-qemu.dmesg) is
+ * messages 6.1 prints in a QEMU x86_64 boot, written down from such boots
+ * (not one captured log; the guests' console logs, once collected, are the
+ * better input). Each shape is made from it
+ * here by printing its exact prefix before the unchanged message, the way
+ * dmesg, journalctl, rsyslog and netconsole write them. A shape that
+ * carries a level gets the level of the entry plain dmesg attributes the
+ * line to (6 if that entry has none), since the plain log does not say it.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "../cont.h"
+#include "../logline.h"
+#include "test.h"
+
+#define BOOT_LOG "tests/data/boot-qemu.dmesg"
+#define MAX_LINES 256
+
+struct plain {
+	unsigned long sec, usec;
+	int level;
+	char msg[1100];
+};
+
+/* the message with kmsg's \xNN escapes (msg_add_ext_text()) */
+static void kmsg_escape(char *out, const char *msg)
+{
+	for (; *msg; msg++) {
+		unsigned char ch = *msg;
+
+		if (ch < ' ' || ch >= 127 || ch == '\\')
+			out += sprintf(out, "\\x%02x", ch);
+		else
+			*out++ = ch;
+	}
+	*out = '\0';
+}
+
+/* the message as a JSON string body, as journald writes it */
+static void json_escape(char *out, const char *msg)
+{
+	for (; *msg; msg++) {
+		unsigned char ch = *msg;
+
+		if (ch == '"' || ch == '\\')
+			out += sprintf(out, "\\%c", ch);
+		else if (ch == '\t')
+			out += sprintf(out, "\\t");
+		else if (ch < ' ')
+			out += sprintf(out, "\\u%04x", ch);
+		else
+			*out++ = ch;
+	}
+	*out = '\0';
+}
+
+enum shape {
+	S_DMESG, S_CTIME, S_DELTA_D, S_DELTA, S_RELTIME, S_RELTIME_COLOR, S_ISO,
+	S_NOTIME, S_RAW, S_DECODED, S_KMSG, S_EXT_NETCONSOLE, S_SHORT,
+	S_SHORT_PRECISE, S_SHORT_ISO, S_SHORT_ISO_PRECISE, S_SHORT_FULL,
+	S_WITH_UNIT, S_SHORT_UNIX, S_SHORT_MONOTONIC, S_NO_HOSTNAME, S_CAT,
+	S_JSON, S_KERNLOG, S_KERNLOG_NOSTAMP, S_RSYSLOG_RFC3339, S_RFC5424,
+	S_PRI_SYSLOG, S_LEADING_BLANKS, S_NSHAPES
+};
+
+static const struct {
+	const char *name;
+	enum log_kind kind;
+} shapes[S_NSHAPES] = {
+	[S_DMESG] = { "dmesg", LOG_DMESG },
+	[S_CTIME] = { "dmesg -T", LOG_DMESG },
+	[S_DELTA_D] = { "dmesg -d", LOG_DMESG },
+	[S_DELTA] = { "dmesg --time-format=delta", LOG_DMESG },
+	[S_RELTIME] = { "dmesg -e", LOG_DMESG },
+	[S_RELTIME_COLOR] = { "dmesg -H --color=always", LOG_DMESG },
+	[S_ISO] = { "dmesg --time-format=iso", LOG_DMESG },
+	[S_NOTIME] = { "dmesg --time-format=notime", LOG_RAW },
+	[S_RAW] = { "dmesg -r", LOG_DMESG_R },
+	[S_DECODED] = { "dmesg -x", LOG_DMESG_X },
+	[S_KMSG] = { "/dev/kmsg", LOG_KMSG },
+	[S_EXT_NETCONSOLE] = { "extended netconsole with release", LOG_KMSG },
+	[S_SHORT] = { "journalctl -k -o short", LOG_JOURNAL },
+	[S_SHORT_PRECISE] = { "journalctl -k -o short-precise", LOG_JOURNAL },
+	[S_SHORT_ISO] = { "journalctl -k -o short-iso", LOG_JOURNAL },
+	[S_SHORT_ISO_PRECISE] = { "journalctl -k -o short-iso-precise", LOG_JOURNAL },
+	[S_SHORT_FULL] = { "journalctl -k -o short-full", LOG_JOURNAL },
+	[S_WITH_UNIT] = { "journalctl -k -o with-unit", LOG_JOURNAL },
+	[S_SHORT_UNIX] = { "journalctl -k -o short-unix", LOG_JOURNAL },
+	[S_SHORT_MONOTONIC] = { "journalctl -k -o short-monotonic", LOG_JOURNAL },
+	[S_NO_HOSTNAME] = { "journalctl -k --no-hostname", LOG_JOURNAL },
+	[S_CAT] = { "journalctl -k -o cat", LOG_RAW },
+	[S_JSON] = { "journalctl -k -o json", LOG_JOURNAL_JSON },
+	[S_KERNLOG] = { "kern.log (RFC 3164 with the dmesg stamp)", LOG_JOURNAL },
+	[S_KERNLOG_NOSTAMP] = { "RFC 3164 syslog", LOG_JOURNAL },
+	[S_RSYSLOG_RFC3339] = { "rsyslog RFC 3339 file format", LOG_JOURNAL },
+	[S_RFC5424] = { "RFC 5424", LOG_RFC5424 },
+	[S_PRI_SYSLOG] = { "<pri> and RFC 3164 date", LOG_SYSLOG },
+	[S_LEADING_BLANKS] = { "dmesg with leading blanks", LOG_DMESG },
+};
+
+/* line i of the log in shape s; boot at 2026-12-05 13:10:02 UTC */
+static void reshape(enum shape s, size_t i, const struct plain *pl, char *out)
+{
+	const struct plain *p = &pl[i];
+	unsigned long us = p->sec * 1000000 + p->usec;
+	unsigned long prev = i ? pl[i - 1].sec * 1000000 + pl[i - 1].usec : 0;
+	unsigned long d = us - prev;
+	unsigned long wall = 2 + p->sec;	/* seconds past 13:10:00 */
+	char esc[4600];
+
+	switch (s) {
+	case S_DMESG:
+		sprintf(out, "[%5lu.%06lu] %s", p->sec, p->usec, p->msg);
+		break;
+	case S_CTIME:
+		sprintf(out, "[Sat Dec  5 13:10:%02lu 2026] %s", wall, p->msg);
+		break;
+	case S_DELTA_D:
+		sprintf(out, "[%5lu.%06lu <%12lu.%06lu>] %s", p->sec, p->usec,
+			d / 1000000, d % 1000000, p->msg);
+		break;
+	case S_DELTA:
+		sprintf(out, "[<%12lu.%06lu>] %s", d / 1000000, d % 1000000, p->msg);
+		break;
+	case S_RELTIME:
+		if (i == 0)
+			sprintf(out, "[Dec 5 13:10] %s", p->msg);
+		else
+			sprintf(out, "[%+5ld.%06lu] %s", (long)(d / 1000000), d % 1000000, p->msg);
+		break;
+	case S_RELTIME_COLOR:
+		if (i == 0)
+			sprintf(out, "\x1b[32m[Dec 5 13:10]\x1b[0m %s", p->msg);
+		else
+			sprintf(out, "\x1b[32m[%+5ld.%06lu]\x1b[0m %s", (long)(d / 1000000), d % 1000000, p->msg);
+		break;
+	case S_ISO:
+		sprintf(out, "2026-12-05T13:10:%02lu,%06lu+00:00 %s", wall, p->usec, p->msg);
+		break;
+	case S_NOTIME:
+	case S_CAT:
+		strcpy(out, p->msg);
+		break;
+	case S_RAW:
+		sprintf(out, "<%d>[%5lu.%06lu] %s", p->level, p->sec, p->usec, p->msg);
+		break;
+	case S_DECODED:
+		sprintf(out, "kern  :%-6s: [%5lu.%06lu] %s",
+			(const char *[]){ "emerg", "alert", "crit", "err", "warn",
+					  "notice", "info", "debug" }[p->level],
+			p->sec, p->usec, p->msg);
+		break;
+	case S_KMSG:
+		kmsg_escape(esc, p->msg);
+		sprintf(out, "%d,%zu,%lu,-;%s", p->level, i + 1, us, esc);
+		break;
+	case S_EXT_NETCONSOLE:
+		kmsg_escape(esc, p->msg);
+		sprintf(out, "6.1.192,%d,%zu,%lu,-;%s", p->level, i + 1, us, esc);
+		break;
+	case S_SHORT:
+		sprintf(out, "Dec 05 13:10:%02lu guest kernel: %s", wall, p->msg);
+		break;
+	case S_SHORT_PRECISE:
+		sprintf(out, "Dec 05 13:10:%02lu.%06lu guest kernel: %s", wall, p->usec, p->msg);
+		break;
+	case S_SHORT_ISO:
+		sprintf(out, "2026-12-05T13:10:%02lu+0000 guest kernel: %s", wall, p->msg);
+		break;
+	case S_SHORT_ISO_PRECISE:
+		sprintf(out, "2026-12-05T13:10:%02lu.%06lu+00:00 guest kernel: %s", wall,
+			p->usec, p->msg);
+		break;
+	case S_SHORT_FULL:
+	case S_WITH_UNIT:
+		sprintf(out, "Sat 2026-12-05 13:10:%02lu UTC guest kernel: %s", wall, p->msg);
+		break;
+	case S_SHORT_UNIX:
+		sprintf(out, "%lu.%06lu guest kernel: %s", 1764940200 + wall, p->usec, p->msg);
+		break;
+	case S_SHORT_MONOTONIC:
+		sprintf(out, "[%5lu.%06lu] guest kernel: %s", p->sec, p->usec, p->msg);
+		break;
+	case S_NO_HOSTNAME:
+		sprintf(out, "Dec 05 13:10:%02lu kernel: %s", wall, p->msg);
+		break;
+	case S_JSON:
+		json_escape(esc, p->msg);
+		sprintf(out, "{\"__CURSOR\":\"s=6f2a;i=%zx\",\"__REALTIME_TIMESTAMP\":\"%lu\","
+			"\"PRIORITY\":\"%d\",\"SYSLOG_FACILITY\":\"0\",\"_TRANSPORT\":\"kernel\","
+			"\"MESSAGE\":\"%s\",\"SYSLOG_IDENTIFIER\":\"kernel\",\"_SOURCE_MONOTONIC_TIMESTAMP\":\"%lu\"}",
+			i + 1, 1764940200000000UL + wall * 1000000 + p->usec, p->level, esc, us);
+		break;
+	case S_KERNLOG:
+		sprintf(out, "Dec  5 13:10:%02lu guest kernel: [%5lu.%06lu] %s", wall,
+			p->sec, p->usec, p->msg);
+		break;
+	case S_KERNLOG_NOSTAMP:
+		sprintf(out, "Dec  5 13:10:%02lu guest kernel: %s", wall, p->msg);
+		break;
+	case S_RSYSLOG_RFC3339:
+		sprintf(out, "2026-12-05T13:10:%02lu.%06lu+00:00 guest kernel: %s", wall,
+			p->usec, p->msg);
+		break;
+	case S_RFC5424:
+		sprintf(out, "<%d>1 2026-12-05T13:10:%02lu.%06lu+00:00 guest kernel - - - %s",
+			p->level, wall, p->usec, p->msg);
+		break;
+	case S_PRI_SYSLOG:
+		sprintf(out, "<%d>Dec  5 13:10:%02lu guest kernel: %s", p->level, wall, p->msg);
+		break;
+	case S_LEADING_BLANKS:
+		sprintf(out, "  [%5lu.%06lu] %s", p->sec, p->usec, p->msg);
+		break;
+	case S_NSHAPES:
+		break;
+	}
+}
+
+static bool same_attribution(const struct attribution *a, const struct attribution *b)
+{
+	size_t i;
+
+	if (a->chained != b->chained)
+		return false;
+	if (!a->chained)
+		return a->single.status == b->single.status && a->single.best == b->single.best &&
+		       a->single.prefix == b->single.prefix;
+	if (a->chain.n != b->chain.n)
+		return false;
+	for (i = 0; i < a->chain.n; i++)
+		if (a->chain.p[i].e != b->chain.p[i].e)
+			return false;
+	return true;
+}
+
+/*
+ * Lines that cost milliseconds each in the KERN_CONT search (README,
+ * Speed): their exact answer, so that a faster search keeps it. Timing is
+ * the bench's business, not the tests'.
+ */
+static void slow_lines(struct chain_matcher *chains)
+{
+	static const char calib[] = "Calibrating delay loop (skipped), value calculated "
+				    "using timer frequency.. 5192.27 BogoMIPS (lpj=2596138)";
+	struct attribution a;
+
+	attribute_message(chains, calib, strlen(calib), -1, &a);
+	CHECK(a.chained);
+	if (a.chained) {
+		CHECK_INT(a.chain.n, 2);
+		CHECK_STR(a.chain.p[0].e->file, "init/calibrate.c");
+		CHECK_INT(a.chain.p[0].e->line, 293);
+		CHECK_INT(a.chain.p[0].len, strlen("Calibrating delay loop (skipped), value "
+						    "calculated using timer frequency.. "));
+		CHECK_STR(a.chain.p[1].e->file, "init/calibrate.c");
+		CHECK_INT(a.chain.p[1].e->line, 308);
+	}
+}
+
+void test_shapes(void)
+{
+	static struct plain pl[MAX_LINES];
+	static struct attribution want[MAX_LINES];
+	struct pi_index idx;
+	struct pi_err err;
+	struct matcher m;
+	struct chain_matcher chains;
+	struct sbuf b = { 0 };
+	char line[4800];
+	size_t n = 0, i;
+	FILE *f = fopen(BOOT_LOG, "r");
+	int s;
+
+	if (!f) {
+		T_FAIL("%s: cannot open", BOOT_LOG);
+		return;
+	}
+	pi_index_init(&idx);
+	if (pi_load_source(&idx, t_sample, &err)) {
+		T_MISSING(err.msg);
+		fclose(f);
+		return;
+	}
+	matcher_build(&m, &idx);
+	chain_init(&chains, &m);
+	while (n < MAX_LINES && fgets(line, sizeof(line), f)) {
+		struct plain *p = &pl[n];
+		int off = 0;
+		size_t len = strcspn(line, "\n");
+
+		line[len] = '\0';
+		if (sscanf(line, "[%lu.%lu] %n", &p->sec, &p->usec, &off) < 2 || !off) {
+			T_FAIL("%s:%zu: not a dmesg line", BOOT_LOG, n + 1);
+			continue;
+		}
+		snprintf(p->msg, sizeof(p->msg), "%s", line + off);
+		attribute_message(&chains, p->msg, strlen(p->msg), -1, &want[n]);
+		{
+			const struct pi_entry *e = want[n].chained ? want[n].chain.p[0].e :
+						   want[n].single.best;
+
+			p->level = e && e->level >= 0 ? e->level : 6;
+		}
+		n++;
+	}
+	fclose(f);
+	CHECK(n >= 50);
+	slow_lines(&chains);
+
+	for (s = 0; s < S_NSHAPES; s++) {
+		struct log_shape shape;
+		size_t bad_text = 0, bad_kind = 0, bad_attr = 0;
+
+		log_shape_init(&shape, LOG_NKINDS);
+		for (i = 0; i < n; i++) {
+			struct log_line ll;
+			struct attribution a;
+
+			reshape(s, i, pl, line);
+			log_parse_in(&shape, line, strlen(line), &ll, &b);
+			if (ll.kind != shapes[s].kind && !bad_kind++)
+				T_FAIL("%s, line %zu: read as %s: %s", shapes[s].name, i + 1,
+				       log_kind_name(ll.kind), line);
+			if ((ll.len != strlen(pl[i].msg) || memcmp(ll.msg, pl[i].msg, ll.len)) &&
+			    !bad_text++)
+				T_FAIL("%s, line %zu: text \"%.*s\", expected \"%s\"", shapes[s].name,
+				       i + 1, (int)ll.len, ll.msg, pl[i].msg);
+			attribute_message(&chains, ll.msg, ll.len, ll.level, &a);
+			if (!same_attribution(&a, &want[i]) && !bad_attr++)
+				T_FAIL("%s, line %zu: attribution differs from plain dmesg",
+				       shapes[s].name, i + 1);
+		}
+		CHECK_INT(bad_kind, 0);
+		CHECK_INT(bad_text, 0);
+		CHECK_INT(bad_attr, 0);
+	}
+	sbuf_free(&b);
+	chain_free(&chains);
+	matcher_free(&m);
+	pi_index_free(&idx);
+}
