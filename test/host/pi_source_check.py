@@ -7,6 +7,9 @@ Each printk-family call of the source carries a comment on its own line:
 
 that states its index line, level/flags, function and format, written as
 the index shows it (escaped); "index: none" says the call has no entry.
+"index: dyndbg <7> ..." says the call has that entry only in a kernel with
+CONFIG_DYNAMIC_DEBUG (where the series indexes dynamic-debug sites) and
+none otherwise: pass --dynamic-debug for such a kernel's index.
 The file:line part is not written: it is the source's name and the line the
 comment sits on, so a wrong __LINE__ cannot agree with it.  In a format,
 {TEXT*N} stands for TEXT written N times (for formats too long to spell).
@@ -16,7 +19,7 @@ more, no fewer, in any order (the order is the compiler's; the views are
 compared with the ELF order elsewhere).  A printk-family call without an
 annotation is an error too, so that a new call cannot go unchecked.
 
-usage: pi_source_check.py SOURCE.c INDEX...
+usage: pi_source_check.py [--dynamic-debug] SOURCE.c INDEX...
 """
 import os
 import re
@@ -24,15 +27,16 @@ import sys
 from collections import Counter
 
 HEADER = b'# <level/flags> filename:line function "format"'
-ANNOTATION = re.compile(rb'/\* index: (.*) \*/\s*$')
+ANNOTATION = re.compile(rb'/\* index: (dyndbg )?(.*) \*/\s*$')
 EXPECTED = re.compile(rb'(<(?:-1|[0-7]|[0-7],c|c)>) (\w+) (".*")$')
 REPEAT = re.compile(rb'\{([^{}*]+)\*([0-9]+)\}')
 # Calls that make an index entry (or that must say "none").
 CALL = re.compile(rb'\b(printk\w*|pr_\w+|dev_\w+|netdev_\w+|netif_\w+|WARN\w*)\s*\(')
 
 
-def expected_lines(path):
-    """The index lines the annotations of path state, and a list of errors."""
+def expected_lines(path, dynamic_debug=False):
+    """The index lines the annotations of path state for a kernel with or
+    without dynamic debug, and a list of errors."""
     name = os.path.basename(path).encode()
     lines, errors = [], []
     with open(path, "rb") as f:
@@ -45,19 +49,21 @@ def expected_lines(path):
                 if is_code and CALL.search(code):
                     errors.append(f"{path}:{n}: printk-family call without an index: comment")
                 continue
-            if m.group(1) == b"none":
+            if m.group(2) == b"none" and not m.group(1):
                 continue
-            e = EXPECTED.match(m.group(1))
+            e = EXPECTED.match(m.group(2))
             if not e:
-                errors.append(f"{path}:{n}: cannot parse annotation {m.group(1)!r}")
+                errors.append(f"{path}:{n}: cannot parse annotation {m.group(2)!r}")
+                continue
+            if m.group(1) and not dynamic_debug:
                 continue
             fmt = REPEAT.sub(lambda r: r.group(1) * int(r.group(2)), e.group(3))
             lines.append(b"%s %s:%d %s %s" % (e.group(1), name, n, e.group(2), fmt))
     return lines, errors
 
 
-def check(source, index_files):
-    want, errors = expected_lines(source)
+def check(source, index_files, dynamic_debug=False):
+    want, errors = expected_lines(source, dynamic_debug)
     for e in errors:
         print(e)
     if not want:
@@ -88,6 +94,10 @@ def check(source, index_files):
 
 
 if __name__ == "__main__":
-    if len(sys.argv) < 3:
-        sys.exit("usage: pi_source_check.py SOURCE.c INDEX...")
-    sys.exit(0 if check(sys.argv[1], sys.argv[2:]) else 1)
+    args = sys.argv[1:]
+    dyndbg = bool(args) and args[0] == "--dynamic-debug"
+    if dyndbg:
+        args = args[1:]
+    if len(args) < 2:
+        sys.exit("usage: pi_source_check.py [--dynamic-debug] SOURCE.c INDEX...")
+    sys.exit(0 if check(args[0], args[1:], dyndbg) else 1)

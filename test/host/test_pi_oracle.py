@@ -116,7 +116,7 @@ class SourceTable(unittest.TestCase):
     """pi_source_check.py on pi_sample.c and its golden, without a kernel
     build: the golden as checked in passes, and each kind of damage fails."""
 
-    def check(self, source_edit=None, golden_edit=None):
+    def check(self, source_edit=None, golden_edit=None, dynamic_debug=False):
         with open(os.path.join(SAMPLE, "pi_sample.c"), "rb") as f:
             src = f.read()
         with open(os.path.join(SAMPLE, "pi_sample.golden"), "rb") as f:
@@ -130,7 +130,7 @@ class SourceTable(unittest.TestCase):
                 paths.append(os.path.join(d, name))
                 with open(paths[-1], "wb") as f:
                     f.write(data)
-            return pi_source_check.check(paths[0], paths[1:])
+            return pi_source_check.check(paths[0], paths[1:], dynamic_debug)
 
     def test_golden_agrees(self):
         self.assertTrue(self.check())
@@ -152,6 +152,24 @@ class SourceTable(unittest.TestCase):
 
     def test_call_not_annotated(self):
         self.assertFalse(self.check(source_edit=(b'\t/* index: <1> pi_sample_levels "pi_sample: alert %d\\n" */', b"")))
+
+
+    # The golden is of a kernel without dynamic debug: the netdev_dbg()
+    # and netif_dbg() sites ("index: dyndbg") are not in it, and a kernel
+    # with dynamic debug must have them.
+    DYNDBG = (b'<5> pi_sample.c:46 ',
+              b'<7> pi_sample.c:109 pi_sample_netdev "%s %s %s%s: netdev debug, compiled out\\n"\n'
+              b'<7> pi_sample.c:110 pi_sample_netdev "%s %s %s%s: netif debug, compiled out\\n"\n'
+              b'<5> pi_sample.c:46 ')
+
+    def test_dynamic_debug_sites(self):
+        self.assertTrue(self.check(golden_edit=self.DYNDBG, dynamic_debug=True))
+
+    def test_dynamic_debug_sites_missing(self):
+        self.assertFalse(self.check(dynamic_debug=True))
+
+    def test_dynamic_debug_sites_without_dynamic_debug(self):
+        self.assertFalse(self.check(golden_edit=self.DYNDBG))
 
 
 if __name__ == "__main__":

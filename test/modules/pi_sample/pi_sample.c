@@ -105,9 +105,9 @@ static void pi_sample_netdev(struct net_device *ndev, struct pi_sample_priv *pri
 	netdev_info(ndev, "netdev info %pe\n", ERR_PTR(-ENOMEM));	/* index: <6> pi_sample_netdev "%s %s %s%s: netdev info %pe\n" */
 	netdev_printk(KERN_ERR, ndev, "netdev_printk with level\n");	/* index: <3> pi_sample_netdev "%s %s %s%s: netdev_printk with level\n" */
 	netif_info(priv, probe, ndev, "netif info\n");	/* index: <6> pi_sample_netdev "%s %s %s%s: netif info\n" */
-	/* Compiled out (no DEBUG, no dynamic debug): not in the index. */
-	netdev_dbg(ndev, "netdev debug, compiled out\n");	/* index: none */
-	netif_dbg(priv, probe, ndev, "netif debug, compiled out\n");	/* index: none */
+	/* Compiled out without DEBUG or dynamic debug; with dynamic debug, indexed. */
+	netdev_dbg(ndev, "netdev debug, compiled out\n");	/* index: dyndbg <7> pi_sample_netdev "%s %s %s%s: netdev debug, compiled out\n" */
+	netif_dbg(priv, probe, ndev, "netif debug, compiled out\n");	/* index: dyndbg <7> pi_sample_netdev "%s %s %s%s: netif debug, compiled out\n" */
 }
 
 static void pi_sample_netdev_setup(struct net_device *ndev)

@@ -44,7 +44,7 @@ static int run(const char *args)
 
 void test_cli(void)
 {
-	char cwd[512], cmd[1200];
+	char cwd[512], cmd[4096];
 
 	if (!mkdtemp(dir) || !getcwd(cwd, sizeof(cwd))) {
 		T_FAIL("no temp dir");
