@@ -25,6 +25,7 @@ which another python3 earlier in PATH would not see.
 
 usage: pi_oracle.py ELF             the index file's bytes on stdout
        pi_oracle.py --count ELF     "ENTRIES WITH_FORMAT" (as pi_count.py)
+       pi_oracle.py --layout ELF    "ENTRIES ALIGNED4 MIN_GAP" (see layout())
 """
 import bisect
 import struct
@@ -129,33 +130,60 @@ class Image:
         return bytes(data[place[1]:end])
 
 
+def entry_places(elf, img):
+    """The places of the entries .printk_index points to, in array order;
+    [] without one."""
+    index = None
+    for i, sec in enumerate(elf.iter_sections()):
+        if sec.name == ".printk_index":
+            index = i
+    if index is None:
+        return []
+    size = elf.get_section(index)["sh_size"]
+    if size % 8:
+        raise OracleError(f".printk_index is {size} bytes, not a whole number of pointers")
+    places = []
+    for off in range(0, size, 8):
+        at = img.pointer((index, off))
+        if at is None:
+            raise OracleError(f".printk_index[{off // 8}] is NULL")
+        sec, base = at
+        if base + PI_ENTRY.size > len(img.section_data(sec)):
+            raise OracleError(f"entry {off // 8} runs past its section")
+        places.append(at)
+    return places
+
+
 def read_entries(path):
     """The entries of path's .printk_index in array order; [] without one."""
     with open(path, "rb") as f:
         elf = ELFFile(f)
         img = Image(elf)
-        index = None
-        for i, sec in enumerate(elf.iter_sections()):
-            if sec.name == ".printk_index":
-                index = i
-        if index is None:
-            return []
-        size = elf.get_section(index)["sh_size"]
-        if size % 8:
-            raise OracleError(f".printk_index is {size} bytes, not a whole number of pointers")
         entries = []
-        for off in range(0, size, 8):
-            at = img.pointer((index, off))
-            if at is None:
-                raise OracleError(f".printk_index[{off // 8}] is NULL")
-            sec, base = at
-            if base + PI_ENTRY.size > len(img.section_data(sec)):
-                raise OracleError(f"entry {off // 8} runs past its section")
+        for sec, base in entry_places(elf, img):
             fields = {name: img.string(img.pointer((sec, base + o)))
                       for name, o in FIELD_OFFSETS.items()}
             line, = struct.unpack_from("<I", img.section_data(sec), base + LINE_OFFSET)
             entries.append(Entry(line=line, **fields))
         return entries
+
+
+def layout(path):
+    """How the entries lie in memory: "ENTRIES ALIGNED4 MIN_GAP", with the
+    number of entries at a 4-byte aligned place and the smallest distance
+    between two entries of one section (0 with fewer than two).  An entry
+    is 44 bytes: 44 apart when entries lie side by side, 64 when the
+    compiler aligns them to 32 bytes."""
+    with open(path, "rb") as f:
+        elf = ELFFile(f)
+        img = Image(elf)
+        places = sorted(entry_places(elf, img))
+        aligned = 0
+        for sec, base in places:
+            start = elf.get_section(sec)["sh_addr"] + base
+            aligned += start % 4 == 0
+        gaps = [b[1] - a[1] for a, b in zip(places, places[1:]) if a[0] == b[0]]
+        return f"{len(places)} {aligned} {min(gaps, default=0)}"
 
 
 def parse_prefix(text):
@@ -218,15 +246,18 @@ def render(entries):
 
 
 def main(argv):
-    count = argv[1:2] == ["--count"]
-    args = argv[2:] if count else argv[1:]
+    mode = argv[1] if argv[1:2] in (["--count"], ["--layout"]) else None
+    args = argv[2:] if mode else argv[1:]
     if len(args) != 1:
-        sys.exit("usage: pi_oracle.py [--count] VMLINUX|MODULE.ko")
+        sys.exit("usage: pi_oracle.py [--count|--layout] VMLINUX|MODULE.ko")
     try:
+        if mode == "--layout":
+            print(layout(args[0]))
+            return
         entries = read_entries(args[0])
     except (OracleError, ELFError, OSError) as e:
         sys.exit(f"pi_oracle: {args[0]}: {e}")
-    if count:
+    if mode == "--count":
         print(len(entries), sum(1 for e in entries if e.fmt is not None))
     else:
         sys.stdout.buffer.write(render(entries))

@@ -24,7 +24,10 @@ struct pi_entry {
 	const char *level, *subsys_fmt_prefix;
 } __attribute__((packed));
 
-#define E(name, ...) static const struct pi_entry name = { __VA_ARGS__ }
+#ifndef ENTRY_ALIGN
+#define ENTRY_ALIGN
+#endif
+#define E(name, ...) static const struct pi_entry name ENTRY_ALIGN = { __VA_ARGS__ }
 E(e_level,  "\0016hello %d\n", "f1", "a.c", 10, 0, 0);
 E(e_plain,  "no level", "f2", "a.c", 11, 0, 0);
 E(e_cont,   "\001c more", "f3", "a.c", 12, 0, 0);
@@ -86,6 +89,20 @@ class OracleOnBuiltElf(unittest.TestCase):
         out = subprocess.run([sys.executable, pi_oracle.__file__, "--count", self.obj],
                              check=True, capture_output=True).stdout
         self.assertEqual(out, b"11 10\n")
+
+    # gcc -O2 on x86-64 places each 44-byte entry at a 32-byte boundary
+    # (64 bytes apart); given an alignment of 4, side by side (44 apart).
+    def test_layout_padded_by_the_compiler(self):
+        self.assertEqual(pi_oracle.layout(self.obj), "11 11 64")
+        self.assertEqual(pi_oracle.layout(self.exe), "11 11 64")
+
+    def test_layout_side_by_side(self):
+        src = os.path.join(self.dir.name, "idx.c")
+        obj = os.path.join(self.dir.name, "idx4.o")
+        subprocess.run(["gcc", "-O2", "-DENTRY_ALIGN=__attribute__((aligned(4)))",
+                        "-c", "-o", obj, src], check=True)
+        self.assertEqual(pi_oracle.layout(obj), "11 11 44")
+        self.assertEqual(pi_oracle.render(pi_oracle.read_entries(obj)), EXPECTED)
 
     def test_no_index_is_header_only(self):
         src = os.path.join(self.dir.name, "none.c")
