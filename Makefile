@@ -17,7 +17,7 @@ JOBS      ?= $(shell nproc)
 TIMEOUT   ?= 300
 KVM       ?= 0
 SHARED    ?= $(TOP)/../shared
-SERIES_VERSION ?= 3
+SERIES_VERSION ?= 4
 
 # Variants booted by 'make boot-test', in order.
 BOOT_VARIANTS ?= default nodebugfs noindex nomodules drivers debug

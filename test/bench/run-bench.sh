@@ -81,6 +81,8 @@ cat > "$work/overlay-default/bench/guest.sh" <<'EOF'
 S=/sys/kernel/printk_index D=/sys/kernel/debug/printk/index M=/lib/modules B=/bench
 dmesg -n 1	# keep module messages off the (slow, emulated) serial console
 set -e
+# Row 8: the boot booted with initcall_debug; pi_init() makes vmlinux's files.
+echo "pi_init $(dmesg | sed -n 's/.*initcall pi_init+[^ ]* returned \(-*[0-9]*\) after \([0-9]*\) usecs.*/ret=\1 usecs=\2/p')"
 echo "vmlinux lines=$(wc -l < $S/vmlinux) bytes=$(wc -c < $S/vmlinux) md5=$(md5sum < $S/vmlinux | cut -d' ' -f1)"
 cmp -s $S/vmlinux $D/vmlinux && echo "views same=1" || echo "views same=0"
 # Row 1 in three rounds, for a figure of the spread between runs.
@@ -112,8 +114,10 @@ EOF
 for v in default noindex; do
 	log "booting $v (TCG; a few minutes)"
 	t0=$(date +%s)
+	append=
+	[ "$v" = default ] && append=initcall_debug	# row 8
 	if ! "$top/qemu/run-guest.sh" --variant "$v" --kernel "$BUILD/kernel-$v/arch/x86/boot/bzImage" \
-		--initrd "$work/initramfs-$v.cpio.gz" --overlay "$work/overlay-$v" \
+		--initrd "$work/initramfs-$v.cpio.gz" --overlay "$work/overlay-$v" ${append:+--append "$append"} \
 		--log-dir "$work/logs-$v" --cmd 'sh /bench/guest.sh' > "$work/guest-$v.txt"; then
 		cat "$work/guest-$v.txt" >&2
 		die "the $v guest failed (console log: $work/logs-$v/console.log)"
@@ -134,6 +138,10 @@ pi_sec=$((16#${pi_hex:-0}))
 read -r pi_count pi_hex < <(nm -S "$BUILD/kernel-default/vmlinux" |
 	awk '$4 ~ /^_entry\.[0-9]+$/ { n++; s = $2 } END { print n + 0, s "" }')
 pi_size=$((16#${pi_hex:-0}))
+# How far apart the records lie: their size when they are side by side, 64
+# when the compiler pads each to a 32-byte boundary.
+pi_layout=$(/usr/bin/python3 "$top/test/host/pi_oracle.py" --layout "$BUILD/kernel-default/vmlinux")
+pi_gap=${pi_layout##* }
 size "$BUILD/kernel-default/vmlinux" "$BUILD/kernel-noindex/vmlinux" > "$work/size.txt"
 
 tooldir=$top/tools/printk-index
@@ -225,6 +233,9 @@ bl_reps=$(kv "$g" bmem_load reps)
 bc_a=$(kv "$g" bmem_cmp total_a_ns) bc_b=$(kv "$g" bmem_cmp total_b_ns) bc_r=$(kv "$g" bmem_cmp ratio_b_a)
 bc_reps=$(kv "$g" bmem_cmp reps)
 sample_entries=$(( $(kv "$g" sample lines) - 1 ))
+# Row 8
+init_us=$(kv "$g" pi_init usecs) init_ret=$(kv "$g" pi_init ret)
+defconfig_entries=9086
 
 {
 echo "| # | Measurement | Variant | Entries | Result | Goal | Met |"
@@ -235,7 +246,7 @@ echo "| 2a | \`pread\` of 4 KiB, last / first, sysfs (median of $sp_reps samples
 echo "| 2b | \`pread\` of 4 KiB, last / first, debugfs (median of $dp_reps samples each, interleaved) | default | $vm_entries | $(us "$dp_t") / $(us "$dp_h") = **$dp_r** | (none: seq_file walks from the start) | – |"
 echo "| 3 | Resident memory of the sysfs view per entry: \`Slab:\` growth on insmod of pi_bmem minus that of the same .ko without .printk_index (median of $mem_reps each, one boot) | default | $bm_entries | $mem_a − $mem_b = $mem_delta B → **$mem_per B/entry** (table: $mem_table B, one $mem_alloc B block) | ≤ 8 B/entry | $(yes_no "$mem_per <= 8") |"
 echo "| 4a | Code (.text*) of the $objs vmlinux objects other than kernel/printk/index*.o and lib/kunit/, PRINTK_INDEX=y − n | default − noindex | $vm_entries | **$code_delta B**: printk callers $caller_code objects differ; kernel/module/ (loader's \`.printk_index\` lookup) ${module_code:-0} B | 0 B outside index code | $(yes_no "$caller_code == 0 && $code_delta == ${module_code:-0}") |"
-echo "| 4b | Data those objects gain: \`.printk_index\` / \`pi_entry\` records ($pi_count × $pi_size B) + \`__func__\`/\`__FILE__\` strings / .data / .bss | default − noindex | $vm_entries | $pi_sec B / $(( pi_count * pi_size )) B; rodata total +$rodata_delta B, .data +$data_delta B, .bss +$bss_delta B | (data only) | – |"
+echo "| 4b | Data those objects gain: \`.printk_index\` / \`pi_entry\` records ($pi_count × $pi_size B) + \`__func__\`/\`__FILE__\` strings / .data / .bss | default − noindex | $vm_entries | $pi_sec B / $(( pi_count * pi_size )) B, laid out $pi_gap B apart (oracle \`--layout\`); rodata total +$rodata_delta B, .data +$data_delta B, .bss +$bss_delta B | (data only) | – |"
 echo "| 4c | \`size vmlinux\` text / data, for reference: the \`.text\` output section is padded ($tx_with vs $tx_without B), so whole-vmlinux sizes hide code changes (the index's own code: +$idx_code B) | default vs noindex | $vm_entries | text $t_with vs $t_without (+$(( t_with - t_without ))), data $d_with vs $d_without (+$(( d_with - d_without ))) | – | – |"
 echo "| 5a | insmod+rmmod of pi_sample.ko (finit_module + delete_module, median of $sl_reps samples; two boots) | default / noindex | $sample_entries | $(ms "$sl_def") / $(ms "$sl_no") = **$(calc '%.3f' "$sl_def / $sl_no")** | ≈ 1 | – |"
 echo "| 5b | the same, pi_sample.ko with / without its \`.printk_index\` (interleaved, median of $sc_reps samples, one boot) | default | $sample_entries | $(ms "$sc_b") / $(ms "$sc_a") = **$sc_r** | ≈ 1 | – |"
@@ -269,6 +280,7 @@ else
 	echo "| 6b | \`printk-index extract\` | host | – | no \`extract\` subcommand | – | – |"
 fi
 cat "$work/coverage.md"
+echo "| 8 | Boot time of pi_init(), which creates vmlinux's debugfs and sysfs files and sizes every line of vmlinux's index for the sysfs file (\`initcall_debug\`, one boot, TCG: slower than hardware) | default | $vm_entries | **$init_us µs** (returned $init_ret): $(calc '%.2f' "$init_us / $vm_entries") µs/entry, so about $(calc '%.0f' "$init_us / $vm_entries * $defconfig_entries / 1000") ms for the $defconfig_entries entries of an x86_64 defconfig vmlinux at the same rate | – | – |"
 echo
 echo "Checks: sysfs and debugfs views byte-identical in the guest: $([ "$same" = 1 ] && echo yes || echo "**no**");" \
 	"pi_bmem without .printk_index has a header-only file: $([ "$bm_noidx_lines" = 1 ] && echo yes || echo "**no**");" \

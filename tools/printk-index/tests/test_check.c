@@ -920,7 +920,7 @@ static void test_cli_npd(void)
 		 DATA "kernel-monitor.json 2>&1", t_binary);
 	run(cmd, out, sizeof(out));
 	CHECK_HAS(out, "kernel-monitor.json:87 FilesystemIsReadOnly live: Remounting filesystem read-only\n"
-		  "    live ext4-patch-remount.printk_index <2> fs/ext4/super.c:693 ext4_handle_error \"EXT4-fs (%s): Remounting filesystem read-only\" 31/31\n");
+		  "    live ext4-patch-remount.printk_index <2> fs/ext4/super.c:693 ext4_handle_error \"EXT4-fs (%s): Remounting filesystem read-only\\n\" 31/31\n");
 }
 
 /* One rule of each verdict, with its evidence, and the exit status. */
