@@ -24,8 +24,11 @@ mkdir -p "$work"
 
 log() { echo "coverage: $*" >&2; }
 
-# The tree without the wrapper patches, as a worktree of the patched one.
-base=$(git -C "$tree" log --format='%H %s' base..HEAD | awk '$2 == "printk:" && $3 == "index:" { print $1; exit }')
+# The tree without the wrapper patches, as a worktree of the patched one:
+# the last of the "printk: index:" patches the series starts with (later
+# "printk: index:" patches, after the wrappers, do not change coverage).
+base=$(git -C "$tree" log --reverse --format='%H %s' base..HEAD |
+	awk '$2 != "printk:" || $3 != "index:" { exit } { last = $1 } END { print last }')
 [ -n "$base" ] || { log "no 'printk: index:' commit in $tree"; exit 1; }
 if [ "$(git -C "$unwrapped" rev-parse HEAD 2>/dev/null)" != "$base" ]; then
 	rm -rf "$unwrapped"
