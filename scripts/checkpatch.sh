@@ -4,7 +4,8 @@
 #
 # usage: checkpatch.sh TREE PATCHES_DIR
 set -uo pipefail
-tree=$1 patches=$2
+# Absolute paths: checkpatch runs from inside the tree.
+tree=$(realpath "$1") patches=$(realpath "$2")
 [ -f "$patches/series" ] || { echo "checkpatch: FAILED: no $patches/series"; exit 1; }
 [ -f "$tree/scripts/checkpatch.pl" ] || { echo "checkpatch: FAILED: no checkpatch.pl in $tree"; exit 1; }
 bad=0 n=0
