@@ -239,7 +239,9 @@ bc_reps=$(kv "$g" bmem_cmp reps)
 sample_entries=$(( $(kv "$g" sample lines) - 1 ))
 # Row 8
 init_us=$(kv "$g" pi_init usecs) init_ret=$(kv "$g" pi_init ret)
-defconfig_entries=9086
+defconfig_index=$SHARED/data/x86_64_defconfig-6.1.192-vmlinux.printk_index
+[ -f "$defconfig_index" ] || die "no $defconfig_index"
+defconfig_entries=$(( $(wc -l < "$defconfig_index") - 1 ))	# less the header
 
 {
 echo "| # | Measurement | Variant | Entries | Result | Goal | Met |"
