@@ -24,8 +24,16 @@ printk-index tool, so that a bug common to those two cannot also be here.
 which another python3 earlier in PATH would not see.
 
 usage: pi_oracle.py ELF             the index file's bytes on stdout
-       pi_oracle.py --count ELF     "ENTRIES WITH_FORMAT" (as pi_count.py)
-       pi_oracle.py --layout ELF    "ENTRIES ALIGNED4 MIN_GAP" (see layout())
+       pi_oracle.py --count ELF     "TOTAL WITH_LINE" (as pi_count.py):
+                                    TOTAL: the call sites the index holds,
+                                    .printk_index entries plus descriptors
+                                    of a print_kind other than 0 (0: the
+                                    object has no index at all); WITH_LINE:
+                                    the lines they give, that is the lines
+                                    of the index file after its header
+                                    (entries without a format have none)
+       pi_oracle.py --layout ELF    "ENTRIES ALIGNED4 MIN_GAP" (see layout()),
+                                    of the pi_entry records only
 """
 import bisect
 import struct
@@ -46,6 +54,18 @@ R_X86_64_64 = 1
 
 # Strings are bytes (the kernel prints them as bytes); a missing pointer is None.
 Entry = namedtuple("Entry", "fmt func file line level subsys_fmt_prefix")
+
+# struct _ddebug (include/linux/dynamic_debug.h), 8-byte aligned: modname,
+# function, filename and format pointers, then two u32 of bitfields:
+# lineno:18 class_id:6 flags:8, and print_prefix_len:14 print_kind:2; with
+# CONFIG_JUMP_LABEL a 16-byte static key follows.  The stride (40 or 56)
+# is read from the ELF file, never assumed.
+DD_FUNCTION, DD_FILENAME, DD_FORMAT, DD_LINE_WORD, DD_PRINT_WORD = 8, 16, 24, 32, 36
+DD_MIN_SIZE = 40
+DD_LEVEL = b"\0017"            # KERN_DEBUG
+# print_kind -> the prefix its __dynamic_*() function prints first (the
+# entry's subsys_fmt_prefix); kind 0, not indexed, has no line.
+DD_PREFIX = {1: None, 2: b"%s %s: ", 3: b"%s %s %s%s: "}
 
 
 class OracleError(Exception):
@@ -154,8 +174,123 @@ def entry_places(elf, img):
     return places
 
 
+# Elf64_Sym: st_name, st_info, st_other, st_shndx, st_value, st_size.
+ELF64_SYM = struct.Struct("<IBBHQQ")
+STT_OBJECT = 1
+SHN_LORESERVE = 0xff00
+Symbol = namedtuple("Symbol", "name is_object shndx value size")
+
+
+def symbols(elf):
+    """The symbols of the symbol table, [] without one; shndx None for an
+    undefined or special (absolute, common) symbol.  Unpacked here rather
+    than with pyelftools, which takes seconds for the 60000 of a vmlinux."""
+    tab = elf.get_section_by_name(".symtab")
+    if tab is None:
+        return []
+    names = elf.get_section(tab["sh_link"]).data()
+    out = []
+    for name, info, _, shndx, value, size in ELF64_SYM.iter_unpack(tab.data()):
+        out.append(Symbol(names[name:names.index(b"\0", name)], info & 0xf == STT_OBJECT,
+                          shndx if 0 < shndx < SHN_LORESERVE else None, value, size))
+    return out
+
+
+def descriptor_array(elf, img):
+    """(place, size, stride) of the struct _ddebug array, None without one:
+    in a .ko the section __dyndbg, in vmlinux the bytes from
+    __start___dyndbg to __stop___dyndbg; the stride is the size of the
+    object symbols that lie in the array, which must all be the same."""
+    syms = symbols(elf)
+    if img.relocatable:
+        index = next((i for i, sec in enumerate(elf.iter_sections()) if sec.name == "__dyndbg"), None)
+        if index is None:
+            return None
+        place, size = (index, 0), elf.get_section(index)["sh_size"]
+        if size == 0:
+            return None
+        inside = [s for s in syms if s.shndx == index]
+    else:
+        bounds = {}
+        for s in syms:
+            if s.name in (b"__start___dyndbg", b"__stop___dyndbg") and s.shndx is not None:
+                bounds.setdefault(s.name, set()).add(s.value)
+        if not bounds:
+            return None
+        if len(bounds) != 2 or any(len(v) != 1 for v in bounds.values()):
+            raise OracleError(f"__start___dyndbg/__stop___dyndbg: not one of each ({bounds})")
+        start, = bounds[b"__start___dyndbg"]
+        stop, = bounds[b"__stop___dyndbg"]
+        if stop < start:
+            raise OracleError("__stop___dyndbg is before __start___dyndbg")
+        size = stop - start
+        if size == 0:
+            return None     # address_place(start) may be past every section
+        place = img.address_place(start)
+        if img.address_place(stop - 1)[0] != place[0]:
+            raise OracleError("the __dyndbg array spans two sections")
+        inside = [s for s in syms if s.shndx is not None and start <= s.value < stop]
+    sizes = {s.size for s in inside if s.is_object}
+    if not sizes:
+        raise OracleError(f"the __dyndbg array ({size} bytes) has no descriptor symbol to take its stride from")
+    if len(sizes) != 1:
+        raise OracleError(f"the descriptors of the __dyndbg array disagree on their size: {sorted(sizes)}")
+    stride, = sizes
+    if stride < DD_MIN_SIZE:
+        raise OracleError(f"descriptors of {stride} bytes, a struct _ddebug has at least {DD_MIN_SIZE}")
+    if size % stride:
+        raise OracleError(f"the __dyndbg array is {size} bytes, not a multiple of its descriptors' {stride}")
+    # Descriptors padded apart (gcc aligns a 40-byte aggregate to 32 bytes
+    # unless told aligned(8)) would be read at the wrong places.
+    for s in inside:
+        if s.is_object and (s.value - (0 if img.relocatable else start)) % stride:
+            raise OracleError(f"descriptor {s.name.decode(errors='replace')} is not a whole number"
+                              f" of {stride}-byte descriptors into the __dyndbg array")
+    if place[1] + size > len(img.section_data(place[0])):
+        raise OracleError("the __dyndbg array runs past its section")
+    return place, size, stride
+
+
+def descriptors(elf, img):
+    """The index entries that the dynamic debug descriptors stand for, in
+    array order, those of print_kind 0 left out: level KERN_DEBUG, the
+    kind's prefix as subsys_fmt_prefix, and as format the string that
+    starts print_prefix_len bytes before the descriptor's format."""
+    array = descriptor_array(elf, img)
+    if array is None:
+        return []
+    (sec, base), size, stride = array
+    data = img.section_data(sec)
+    entries = []
+    for at in range(base, base + size, stride):
+        word, = struct.unpack_from("<I", data, at + DD_PRINT_WORD)
+        prefix_len, kind = word & 0x3fff, word >> 14 & 3
+        if kind == 0:
+            continue
+        fmt = img.pointer((sec, at + DD_FORMAT))
+        if fmt is None:
+            raise OracleError(f"descriptor {(at - base) // stride}: print_kind {kind} without a format")
+        if fmt[1] < prefix_len:
+            raise OracleError(f"descriptor {(at - base) // stride}: print_prefix_len {prefix_len}"
+                              " reaches before its format's section")
+        # pr_fmt() pastes string literals: the prefix cannot hold a NUL,
+        # which would cut the printed string short of the format.
+        if b"\0" in img.section_data(fmt[0])[fmt[1] - prefix_len:fmt[1]]:
+            raise OracleError(f"descriptor {(at - base) // stride}: a NUL in the print_prefix_len"
+                              f" ({prefix_len}) bytes before its format")
+        line, = struct.unpack_from("<I", data, at + DD_LINE_WORD)
+        entries.append(Entry(fmt=img.string((fmt[0], fmt[1] - prefix_len)),
+                             func=img.string(img.pointer((sec, at + DD_FUNCTION))),
+                             file=img.string(img.pointer((sec, at + DD_FILENAME))),
+                             line=line & 0x3ffff, level=DD_LEVEL,
+                             subsys_fmt_prefix=DD_PREFIX[kind]))
+    return entries
+
+
 def read_entries(path):
-    """The entries of path's .printk_index in array order; [] without one."""
+    """What path's index holds, in the file's order: the entries of its
+    .printk_index in array order, then those its dynamic debug descriptors
+    stand for (descriptors()); [] without either."""
     with open(path, "rb") as f:
         elf = ELFFile(f)
         img = Image(elf)
@@ -165,7 +300,11 @@ def read_entries(path):
                       for name, o in FIELD_OFFSETS.items()}
             line, = struct.unpack_from("<I", img.section_data(sec), base + LINE_OFFSET)
             entries.append(Entry(line=line, **fields))
-        return entries
+        # A vmlinux without .printk_index was built without the index: its
+        # descriptors are dynamic debug's alone, and no file lists them.
+        if elf["e_type"] == "ET_EXEC" and elf.get_section_by_name(".printk_index") is None:
+            return entries
+        return entries + descriptors(elf, img)
 
 
 def layout(path):
@@ -258,6 +397,7 @@ def main(argv):
     except (OracleError, ELFError, OSError) as e:
         sys.exit(f"pi_oracle: {args[0]}: {e}")
     if mode == "--count":
+        # Every entry from a descriptor has a format (descriptors()).
         print(len(entries), sum(1 for e in entries if e.fmt is not None))
     else:
         sys.stdout.buffer.write(render(entries))
