@@ -175,6 +175,14 @@ if ! "$here/coverage.sh" "$work" > /dev/null 2> "$work/coverage.err"; then
 	echo "| 7 | Coverage of the drivers guest's log | drivers | – | **failed**: see $work/coverage.err | – | – |" > "$work/coverage.md"
 fi
 
+# Row 9: what the index's listing of dynamic debug call sites costs: the
+# drivers kernel (DYNAMIC_DEBUG) with the series and without the wrapper
+# patches (built by coverage.sh above).
+for k in kernel-drivers-unwrapped kernel-drivers; do
+	/usr/bin/python3 "$here/dyndbg_cost.py" "$BUILD/$k/vmlinux" > "$work/dyndbg-$k.txt" ||
+		die "dyndbg_cost.py $BUILD/$k/vmlinux failed"
+done
+
 # ---------------------------------------------------------------- table
 # kv FILE TAG KEY: the value of KEY on the line of FILE that starts with TAG.
 kv() {
@@ -242,6 +250,14 @@ init_us=$(kv "$g" pi_init usecs) init_ret=$(kv "$g" pi_init ret)
 defconfig_index=$SHARED/data/x86_64_defconfig-6.1.192-vmlinux.printk_index
 [ -f "$defconfig_index" ] || die "no $defconfig_index"
 defconfig_entries=$(( $(wc -l < "$defconfig_index") - 1 ))	# less the header
+# Row 9
+dd_val() { sed -n "s/.*\b$2=\([0-9]*\).*/\1/p" "$work/dyndbg-$1.txt"; }
+dd_n=$(dd_val kernel-drivers descriptors) dd_listed=$(dd_val kernel-drivers listed)
+dd_s=$(dd_val kernel-drivers stride) dd_k=$(dd_val kernel-drivers entries_at_sites)
+dd_n0=$(dd_val kernel-drivers-unwrapped descriptors) dd_s0=$(dd_val kernel-drivers-unwrapped stride)
+dd_k0=$(dd_val kernel-drivers-unwrapped entries_at_sites)
+# An entry is a pi_entry record and its .printk_index pointer.
+dd_per_site=$(calc '%.1f' "$dd_s - $dd_s0 + ($dd_n ? $dd_k * ($pi_size + 8) / $dd_n : 0)")
 
 {
 echo "| # | Measurement | Variant | Entries | Result | Goal | Met |"
@@ -287,6 +303,7 @@ else
 fi
 cat "$work/coverage.md"
 echo "| 8 | Boot time of pi_init(), which creates vmlinux's debugfs and sysfs files and sizes every line of vmlinux's index for the sysfs file (\`initcall_debug\`, one boot, TCG: slower than hardware; the guest's clock steps by $(ms "$(kv "$g" readcmp1 clock_res_ns)"), so the figure is ± one step) | default | $vm_entries | **$init_us µs** (returned $init_ret): $(calc '%.2f' "$init_us / $vm_entries") µs/entry, so about $(calc '%.0f' "$init_us / $vm_entries * $defconfig_entries / 1000") ms for the $defconfig_entries entries of an x86_64 defconfig vmlinux at the same rate | – | – |"
+echo "| 9 | Dynamic debug call sites in the index: sites listed from their \`struct _ddebug\` descriptors / descriptors in vmlinux; bytes per descriptor; \`.printk_index\` entries with a site's file:line (a second record of it); bytes per site = descriptor growth + such entries × ($pi_size + 8) B / sites | drivers-unwrapped → drivers | $dd_n | $dd_listed of $dd_n listed; $dd_s0 → $dd_s B per descriptor; entries at sites $dd_k0 → $dd_k: **$dd_per_site B/site** | 0 B/site | $(yes_no "$dd_per_site == 0") |"
 echo
 echo "Checks: sysfs and debugfs views byte-identical in the guest: $([ "$same" = 1 ] && echo yes || echo "**no**");" \
 	"pi_bmem without .printk_index has a header-only file: $([ "$bm_noidx_lines" = 1 ] && echo yes || echo "**no**");" \

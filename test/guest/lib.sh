@@ -67,8 +67,9 @@ have_debugfs() { feature debugfs; }
 have_debugfs_index() { feature debugfs && feature index; }
 have_modules() { feature modules; }
 
-# The number of index entries with a format in vmlinux, counted on the host
-# from the ELF file (test/host/pi_count.py): the number of lines to expect.
+# The number of lines of vmlinux's index after the header (entries with a
+# format, and dynamic debug call sites the index lists), counted on the
+# host from the ELF file (test/host/pi_count.py).
 expected_vmlinux_lines() { echo $(( $(cut -d' ' -f2 /test/vmlinux.count) + 1 )); }
 
 # bad_lines FILE: the lines of an index file that are neither the header nor
