@@ -108,6 +108,7 @@ struct ectx {
 	size_t nsyms;
 	size_t symtab;		/* its section */
 	size_t last;		/* ET_EXEC: last section an address was in */
+	char where[96];		/* what is being read, as messages name it, or "" */
 	struct pi_err *err;
 };
 
@@ -127,7 +128,7 @@ static int fail(struct ectx *c, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(what, sizeof(what), fmt, ap);
 	va_end(ap);
-	pi_seterr(c->err, "%s: %s", c->name, what);
+	pi_seterr(c->err, "%s: %s%s", c->name, c->where, what);
 	return -1;
 }
 
@@ -721,25 +722,10 @@ static int dd_stride(struct ectx *c, struct dd_array *a)
 	return 0;
 }
 
-/* Put "descriptor at SEC+0xOFF: " in front of the error just set. */
-static int in_descriptor(struct ectx *c, const struct sec *s, uint64_t off)
-{
-	size_t n = strlen(c->name);
-	char why[sizeof(c->err->msg)];
-	const char *m;
-
-	if (!c->err)
-		return -1;	/* the caller does not want the message */
-	m = c->err->msg;
-	if (!strncmp(m, c->name, n) && !strncmp(m + n, ": ", 2))
-		m += n + 2;
-	snprintf(why, sizeof(why), "%s", m);
-	return fail(c, "descriptor at %s+0x%llx: %s", s->name, (unsigned long long)off, why);
-}
-
-/* The line of the descriptor at (sec, off), which lies inside the data. */
-static int read_ddebug(struct ectx *c, struct pi_index *idx, const char *module,
-		       size_t sec, uint64_t off)
+/* The line of the descriptor at (sec, off), which lies inside the data;
+ * errors name the descriptor (read_ddebug()). */
+static int read_ddebug_line(struct ectx *c, struct pi_index *idx, const char *module,
+			    size_t sec, uint64_t off)
 {
 	struct sec *s = &c->s[sec];
 	uint32_t print = get32(s->data + off + DD_PRINT);
@@ -754,33 +740,44 @@ static int read_ddebug(struct ectx *c, struct pi_index *idx, const char *module,
 	if (read_ptr(c, sec, off + DD_FUNC, &pfunc) ||
 	    read_ptr(c, sec, off + DD_FILE, &pfile) ||
 	    read_ptr(c, sec, off + DD_FORMAT, &pf))
-		return in_descriptor(c, s, off);
+		return -1;
 	if (!pf.sec)
-		return fail(c, "descriptor at %s+0x%llx: NULL format", s->name,
-			    (unsigned long long)off);
+		return fail(c, "NULL format");
 	/*
 	 * format is fmt inside the pr_fmt(fmt) literal, as the control file
 	 * shows it; what is printed starts print_prefix_len bytes earlier.
 	 */
 	if (pf.off < plen)
-		return fail(c, "descriptor at %s+0x%llx: print_prefix_len %u reaches before %s+0",
-			    s->name, (unsigned long long)off, plen, c->s[pf.sec].name);
+		return fail(c, "print_prefix_len %u reaches before %s+0", plen,
+			    c->s[pf.sec].name);
 	pf.off -= plen;
 	if (read_str(c, &pf, "format", &fmt, &flen) ||
 	    (pfunc.sec && read_str(c, &pfunc, "function", &func, NULL)) ||
 	    (pfile.sec && read_str(c, &pfile, "file", &file, NULL)))
-		return in_descriptor(c, s, off);
+		return -1;
 	if (flen < plen)
-		return fail(c, "descriptor at %s+0x%llx: the %u bytes of print_prefix_len before the format hold a NUL",
-			    s->name, (unsigned long long)off, plen);
+		return fail(c, "the %u bytes of print_prefix_len before the format hold a NUL",
+			    plen);
 	if (!token_ok(file) || !token_ok(func))
-		return fail(c, "descriptor at %s+0x%llx: file or function name is not a printable word",
-			    s->name, (unsigned long long)off);
+		return fail(c, "file or function name is not a printable word");
 	e.module = module;
 	e.level = DD_LEVEL;
 	e.line = get32(s->data + off + DD_LINE) & DD_LINENO_MASK;
 	push_line(idx, &e, file, func, sub, sub ? strlen(sub) : 0, fmt, flen);
 	return 0;
+}
+
+/* read_ddebug_line(), with every error message saying which descriptor. */
+static int read_ddebug(struct ectx *c, struct pi_index *idx, const char *module,
+		       size_t sec, uint64_t off)
+{
+	int ret;
+
+	snprintf(c->where, sizeof(c->where), "descriptor at %s+0x%llx: ",
+		 c->s[sec].name, (unsigned long long)off);
+	ret = read_ddebug_line(c, idx, module, sec, off);
+	c->where[0] = '\0';
+	return ret;
 }
 
 /* The lines of the object's dynamic debug call sites, if it has any. */
