@@ -24,24 +24,14 @@ def main(path):
         elf = pi_oracle.ELFFile(f)
         img = pi_oracle.Image(elf)
         array = pi_oracle.descriptor_array(elf, img)
-        place, size, stride = array if array else (None, 0, 0)
-        listed = pi_oracle.descriptors(elf, img) if array else []
+        size, stride = array[1:] if array else (0, 0)
+        listed = pi_oracle.descriptors(elf, img)
         # The file:line of every descriptor, listed or not (a kernel
         # without the series lists none).
-        sites = set()
-        for off in range(0, size, stride or 1):
-            sec, base = place[0], place[1] + off
-            file = img.string(img.pointer((sec, base + 16)))
-            word = pi_oracle.struct.unpack_from("<I", img.section_data(sec), base + 32)[0]
-            sites.add((file, word & 0x3ffff))
-        at_sites = 0
-        for sec, base in pi_oracle.entry_places(elf, img):
-            file = img.string(img.pointer((sec, base + pi_oracle.FIELD_OFFSETS["file"])))
-            line = pi_oracle.struct.unpack_from("<I", img.section_data(sec), base + pi_oracle.LINE_OFFSET)[0]
-            at_sites += (file, line) in sites
+        sites = {pi_oracle.descriptor_site(img, p) for p in pi_oracle.descriptor_places(elf, img)}
+        at_sites = sum((e.file, e.line) in sites for e in pi_oracle.index_entries(elf, img))
     print(f"descriptors={size // stride if stride else 0} listed={len(listed)} "
           f"stride={stride} entries_at_sites={at_sites}")
-
 
 if __name__ == "__main__":
     if len(sys.argv) != 2:

@@ -251,39 +251,61 @@ def descriptor_array(elf, img):
     return place, size, stride
 
 
+def descriptor_places(elf, img):
+    """The place of every dynamic debug descriptor, in array order."""
+    array = descriptor_array(elf, img)
+    if array is None:
+        return []
+    (sec, base), size, stride = array
+    return [(sec, at) for at in range(base, base + size, stride)]
+
+
+def descriptor_site(img, place):
+    """(file, line) of the descriptor at place."""
+    sec, at = place
+    word, = struct.unpack_from("<I", img.section_data(sec), at + DD_LINE_WORD)
+    return img.string(img.pointer((sec, at + DD_FILENAME))), word & 0x3ffff
+
+
 def descriptors(elf, img):
     """The index entries that the dynamic debug descriptors stand for, in
     array order, those of print_kind 0 left out: level KERN_DEBUG, the
     kind's prefix as subsys_fmt_prefix, and as format the string that
     starts print_prefix_len bytes before the descriptor's format."""
-    array = descriptor_array(elf, img)
-    if array is None:
-        return []
-    (sec, base), size, stride = array
-    data = img.section_data(sec)
+    places = descriptor_places(elf, img)
     entries = []
-    for at in range(base, base + size, stride):
-        word, = struct.unpack_from("<I", data, at + DD_PRINT_WORD)
+    for n, (sec, at) in enumerate(places):
+        word, = struct.unpack_from("<I", img.section_data(sec), at + DD_PRINT_WORD)
         prefix_len, kind = word & 0x3fff, word >> 14 & 3
         if kind == 0:
             continue
         fmt = img.pointer((sec, at + DD_FORMAT))
         if fmt is None:
-            raise OracleError(f"descriptor {(at - base) // stride}: print_kind {kind} without a format")
+            raise OracleError(f"descriptor {n}: print_kind {kind} without a format")
         if fmt[1] < prefix_len:
-            raise OracleError(f"descriptor {(at - base) // stride}: print_prefix_len {prefix_len}"
+            raise OracleError(f"descriptor {n}: print_prefix_len {prefix_len}"
                               " reaches before its format's section")
         # pr_fmt() pastes string literals: the prefix cannot hold a NUL,
         # which would cut the printed string short of the format.
         if b"\0" in img.section_data(fmt[0])[fmt[1] - prefix_len:fmt[1]]:
-            raise OracleError(f"descriptor {(at - base) // stride}: a NUL in the print_prefix_len"
+            raise OracleError(f"descriptor {n}: a NUL in the print_prefix_len"
                               f" ({prefix_len}) bytes before its format")
-        line, = struct.unpack_from("<I", data, at + DD_LINE_WORD)
+        file, line = descriptor_site(img, (sec, at))
         entries.append(Entry(fmt=img.string((fmt[0], fmt[1] - prefix_len)),
                              func=img.string(img.pointer((sec, at + DD_FUNCTION))),
-                             file=img.string(img.pointer((sec, at + DD_FILENAME))),
-                             line=line & 0x3ffff, level=DD_LEVEL,
+                             file=file, line=line, level=DD_LEVEL,
                              subsys_fmt_prefix=DD_PREFIX[kind]))
+    return entries
+
+
+def index_entries(elf, img):
+    """The entries of the .printk_index section, in array order."""
+    entries = []
+    for sec, base in entry_places(elf, img):
+        fields = {name: img.string(img.pointer((sec, base + o)))
+                  for name, o in FIELD_OFFSETS.items()}
+        line, = struct.unpack_from("<I", img.section_data(sec), base + LINE_OFFSET)
+        entries.append(Entry(line=line, **fields))
     return entries
 
 
@@ -294,12 +316,7 @@ def read_entries(path):
     with open(path, "rb") as f:
         elf = ELFFile(f)
         img = Image(elf)
-        entries = []
-        for sec, base in entry_places(elf, img):
-            fields = {name: img.string(img.pointer((sec, base + o)))
-                      for name, o in FIELD_OFFSETS.items()}
-            line, = struct.unpack_from("<I", img.section_data(sec), base + LINE_OFFSET)
-            entries.append(Entry(line=line, **fields))
+        entries = index_entries(elf, img)
         # A vmlinux without .printk_index was built without the index: its
         # descriptors are dynamic debug's alone, and no file lists them.
         if elf["e_type"] == "ET_EXEC" and elf.get_section_by_name(".printk_index") is None:
