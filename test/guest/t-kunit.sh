@@ -16,7 +16,7 @@ fi
 
 # Cases at four spaces, parameters of a parameterised case at eight.
 cases=$(grep -cE '^ +(not )?ok [0-9]+ ' /tmp/kunit)
-ktap_plan $((cases + 1))
+ktap_plan $((cases + 2))
 if [ ! -s /tmp/kunit ]; then
 	# A debug kernel logs so much at boot that a small ring buffer loses
 	# the suite's lines before init saves them (qemu/debug.args asks for a
@@ -26,6 +26,13 @@ if [ ! -s /tmp/kunit ]; then
 	ktap_done
 fi
 check "KUnit suite printk_index ran and passed" grep -qE '^ok [0-9]+ printk_index$' /tmp/kunit
+# The module notifier's case is built only with modules: it must be there
+# exactly when they are.
+if have_modules; then
+	check "KUnit case pi_module_notify_test ran (modules)" grep -qE '^    ok [0-9]+ pi_module_notify_test$' /tmp/kunit
+else
+	check "no KUnit case pi_module_notify_test without modules" sh -c '! grep -q pi_module_notify_test /tmp/kunit'
+fi
 grep -E '^ +(not )?ok [0-9]+ ' /tmp/kunit > /tmp/kunit.results
 while read -r status rest; do
 	[ "$status" = not ] && rest=${rest#ok }
