@@ -25,7 +25,8 @@ BOOT_VARIANTS ?= default nodebugfs noindex nomodules drivers debug
 # Debian packages the harness needs, and a command that shows each is there.
 # clang fuzzes printk-index in host-test; its libFuzzer runtime is in
 # libclang-rt-14-dev, which Debian 12's clang only recommends.  pyelftools
-# reads ELF files for the index oracle (test/host/pi_oracle.py).
+# reads ELF files for the index oracle (test/host/pi_oracle.py).  lld and
+# llvm: check-series also builds the series with clang (LLVM=1).
 PACKAGES := linux-source-6.1:/usr/src/linux-source-6.1.tar.xz gcc:gcc make:make \
 	libelf-dev:/usr/include/libelf.h libssl-dev:/usr/include/openssl/ssl.h bc:bc \
 	flex:flex bison:bison qemu-system-x86:qemu-system-x86_64 \
@@ -33,7 +34,7 @@ PACKAGES := linux-source-6.1:/usr/src/linux-source-6.1.tar.xz gcc:gcc make:make 
 	xz-utils:xz git:git perl:perl gzip:gzip e2fsprogs:/sbin/mkfs.ext4 \
 	python3-ply:/usr/lib/python3/dist-packages/ply python3-git:/usr/lib/python3/dist-packages/git zlib1g-dev:/usr/lib/x86_64-linux-gnu/libz.a \
 	python3-pyelftools:/usr/lib/python3/dist-packages/elftools \
-	clang:clang libclang-rt-14-dev:/usr/lib/llvm-14/lib/clang/14.0.6/lib/linux/libclang_rt.fuzzer-x86_64.a
+	clang:clang lld:ld.lld llvm:llvm-ar libclang-rt-14-dev:/usr/lib/llvm-14/lib/clang/14.0.6/lib/linux/libclang_rt.fuzzer-x86_64.a
 
 # CMD goes to the guest through the environment, so that any quoting and
 # newlines in it arrive intact.
@@ -62,7 +63,7 @@ help:
 	@echo '  host-test             host-side unit tests only'
 	@echo '  boot-test             boot each of BOOT_VARIANTS and run the guest tests in test/guest/'
 	@echo '  bench                 build default and noindex, boot both, print the cost table (test/bench/)'
-	@echo '  check-series          build the kernel after each patch of the series (bisectability)'
+	@echo '  check-series          build (gcc; clang and EFI stub too) and boot the kernel after each patch'
 	@echo '  checkpatch            scripts/checkpatch.pl --strict on every patch'
 	@echo '  clean / distclean     drop kernel builds and images / the whole build folder'
 	@echo

@@ -1,7 +1,9 @@
 #!/bin/bash
 # Configure and build one variant: tinyconfig + base.config + default.config
 # + <variant>.config (later fragments win), then bzImage and, when the variant
-# has modules, the in-tree modules.  Every option the fragments ask for must
+# has modules, the in-tree modules.  A variant "a+b" applies a.config, then
+# b.config.  With PI_LLVM=1 the kernel is built with clang and the LLVM
+# tools (LLVM=1) instead of gcc.  Every option the fragments ask for must
 # end up in the final .config: a fragment that Kconfig silently overrode (an
 # unmet dependency, a misspelt symbol) fails the build instead of producing a
 # kernel that tests something else.
@@ -12,7 +14,11 @@ set -euo pipefail
 tree=$(realpath -m "$1") out=$(realpath -m "$2") frags=$(realpath -m "$3") variant=$4 jobs=$5
 
 fragments=("$frags/base.config" "$frags/default.config")
-[ "$variant" = default ] || fragments+=("$frags/$variant.config")
+if [ "$variant" != default ]; then
+	for v in ${variant//+/ }; do
+		fragments+=("$frags/$v.config")
+	done
+fi
 for f in "${fragments[@]}"; do
 	[ -r "$f" ] || { echo "kernel: no fragment $f (variants: $(cd "$frags" && ls *.config | sed 's/\.config$//' | grep -v '^base$' | tr '\n' ' '))" >&2; exit 1; }
 done
@@ -27,14 +33,18 @@ export KBUILD_BUILD_TIMESTAMP="Thu Jan  1 00:00:00 UTC 2026"
 # kernel's -fmacro-prefix-map, and __FILE__ (the index's file names) would
 # become "../linux/init/main.c" instead of "init/main.c".
 export CCACHE_DIR=${CCACHE_DIR:-$HOME/.cache/ccache}
-kmake=(make -s -C "$tree" O="$out" CC="ccache gcc" HOSTCC="ccache gcc" -j"$jobs")
+if [ "${PI_LLVM:-0}" = 1 ]; then
+	kmake=(make -s -C "$tree" O="$out" LLVM=1 CC="ccache clang" HOSTCC="ccache clang" -j"$jobs")
+else
+	kmake=(make -s -C "$tree" O="$out" CC="ccache gcc" HOSTCC="ccache gcc" -j"$jobs")
+fi
 
 mkdir -p "$out"
 # Two builds in one output folder corrupt each other: take turns.
 exec 9> "$out.lock"
 flock 9
 # Reconfigure only when a fragment, or the tree, changed since the last time.
-confsum=$( (cat "${fragments[@]}"; git -C "$tree" rev-parse HEAD) | sha1sum | cut -d' ' -f1)
+confsum=$( (cat "${fragments[@]}"; git -C "$tree" rev-parse HEAD; echo "llvm=${PI_LLVM:-0}") | sha1sum | cut -d' ' -f1)
 if [ ! -f "$out/.config" ] || [ "$(cat "$out/.pi-config-sum" 2>/dev/null)" != "$confsum" ]; then
 	"${kmake[@]}" tinyconfig >/dev/null
 	(cd "$out" && "$tree/scripts/kconfig/merge_config.sh" -m -O . .config "${fragments[@]}" >/dev/null)

@@ -1,8 +1,12 @@
 #!/bin/bash
 # Bisectability: build the kernel after each patch of the series, in a git
 # worktree of the tree so that the main tree is left alone.  Every patch is
-# built in the variants given by CHECK_VARIANTS (default: "default nodebugfs"),
-# and each build is booted once (CHECK_BOOT=0 skips that): the guest must
+# built in the variants given by CHECK_VARIANTS; "@clang" after a variant
+# builds it with clang and the LLVM tools.  The default list builds the
+# default and nodebugfs kernels with gcc, and the drivers configuration with
+# the EFI stub and the KUnit test as a module (efi.config) with both gcc and
+# clang.  The variants in CHECK_BOOT_VARIANTS ("default nodebugfs"; CHECK_BOOT=0
+# boots none) are booted once per patch: the guest must
 # come up, show a non-empty index in at least one view, and log no splat.
 # A failed checkout, configuration, build or boot fails the run; the
 # declared exceptions are a variant before the patch that makes its
@@ -14,7 +18,8 @@
 set -uo pipefail
 tree=$1 work=$2 frags=$3 jobs=$4
 top=$(cd "$(dirname "$0")/.." && pwd)
-variants=${CHECK_VARIANTS:-default nodebugfs}
+variants=${CHECK_VARIANTS:-default nodebugfs drivers+efi drivers+efi@clang}
+boot_variants=${CHECK_BOOT_VARIANTS:-default nodebugfs}
 
 # Variants that Kconfig cannot honour before a given patch: DEBUG_FS=n
 # with the index needs the patch that drops the index's DEBUG_FS dependency.
@@ -48,22 +53,24 @@ for c in $commits; do
 		bad=1
 		continue
 	fi
-	for v in $variants; do
+	for vc in $variants; do
+		v=${vc%@*} llvm=0
+		[ "$v" = "$vc" ] || llvm=1
 		need=${NEEDS[$v]:-}
 		if [ -n "$need" ] && ! git -C "$wt" log --format=%s base..HEAD | grep -qxF "$need"; then
-			echo "check-series: n/a: $v: $subject (needs \"$need\")"
+			echo "check-series: n/a: $vc: $subject (needs \"$need\")"
 			continue
 		fi
-		if PI_ALLOW_UNDEFINED=1 "$top/scripts/build-kernel.sh" "$wt" "$work/kernel-$v" "$frags" "$v" "$jobs" > "$work/build.log" 2>&1; then
-			if [ "${CHECK_BOOT:-1}" = 1 ] && ! boot "$v"; then
+		if PI_ALLOW_UNDEFINED=1 PI_LLVM=$llvm "$top/scripts/build-kernel.sh" "$wt" "$work/kernel-${vc/@/-}" "$frags" "$v" "$jobs" > "$work/build.log" 2>&1; then
+			if [ "${CHECK_BOOT:-1}" = 1 ] && [[ " $boot_variants " == *" $vc "* ]] && ! boot "$v"; then
 				echo "check-series: FAILED: $v: $subject: did not boot cleanly (log: $work/logs-$v)"
 				bad=1
 				continue
 			fi
-			echo "check-series: ok: $v: $subject"
+			echo "check-series: ok: $vc: $subject"
 		else
 			tail -n 20 "$work/build.log"
-			echo "check-series: FAILED: $v: $subject"
+			echo "check-series: FAILED: $vc: $subject"
 			bad=1
 		fi
 	done
