@@ -9,25 +9,48 @@ SHELL := /bin/bash
 
 TOP       := $(CURDIR)
 BUILD     ?= $(TOP)/build
-TARBALL   ?= $(firstword $(wildcard /usr/src/linux-source-6.1.tar.xz) /usr/src/linux-source-6.1.tar.xz)
-TREE      := $(BUILD)/linux
+# Which Debian linux-source tree: 6.1 (Debian 12's linux-source) or 6.12
+# (linux-source-6.12, Debian 13's kernel).  Each tree has its own series in
+# patches/<tree>/ and its own build folder, so both build side by side.
+KERNEL    ?= 6.1
+TREES     := 6.1 6.12
+ifeq ($(filter $(KERNEL),$(TREES)),)
+$(error KERNEL=$(KERNEL): the trees are $(TREES))
+endif
+TARBALL   := /usr/src/linux-source-$(KERNEL).tar.xz
+TREE_BUILD := $(BUILD)/$(KERNEL)
+TREE      := $(TREE_BUILD)/linux
+PATCHES   := $(TOP)/patches/$(KERNEL)
 VARIANT   ?= default
-KOUT       = $(BUILD)/kernel-$(VARIANT)
+KOUT       = $(TREE_BUILD)/kernel-$(VARIANT)
 JOBS      ?= $(shell nproc)
 TIMEOUT   ?= 300
 KVM       ?= 0
 SHARED    ?= $(TOP)/../shared
 SERIES_VERSION ?= 4
 
+comma := ,
+space := $(eval) $(eval)
+
 # Variants booted by 'make boot-test', in order.
 BOOT_VARIANTS ?= default nodebugfs noindex nomodules drivers debug
+# What 'make test' boots: every variant on 6.1, and on 6.12 the views, the
+# sample module, KUnit and the wrappers (CI's 90 minutes).  Naming the trees,
+# as in 'make test KERNELS="6.1 6.12"', boots every variant on each.
+ifeq ($(origin KERNELS),undefined)
+TEST_PLAN := 6.1:$(subst $(space),$(comma),$(strip $(BOOT_VARIANTS))) 6.12:default,nodebugfs,drivers
+else
+TEST_PLAN := $(foreach k,$(KERNELS),$(k):$(subst $(space),$(comma),$(strip $(BOOT_VARIANTS))))
+endif
+# The trees whose source package the goals need.
+SOURCES := $(if $(filter test,$(MAKECMDGOALS)),$(sort $(foreach p,$(TEST_PLAN),$(firstword $(subst :, ,$(p))))),$(KERNEL))
 
 # Debian packages the harness needs, and a command that shows each is there.
 # clang fuzzes printk-index in host-test; its libFuzzer runtime is in
 # libclang-rt-14-dev, which Debian 12's clang only recommends.  pyelftools
 # reads ELF files for the index oracle (test/host/pi_oracle.py).  lld and
 # llvm: check-series also builds the series with clang (LLVM=1).
-PACKAGES := linux-source-6.1:/usr/src/linux-source-6.1.tar.xz gcc:gcc make:make \
+PACKAGES := $(foreach k,$(SOURCES),linux-source-$(k):/usr/src/linux-source-$(k).tar.xz) gcc:gcc make:make \
 	libelf-dev:/usr/include/libelf.h libssl-dev:/usr/include/openssl/ssl.h bc:bc \
 	flex:flex bison:bison qemu-system-x86:qemu-system-x86_64 \
 	busybox-static:/bin/busybox cpio:cpio ccache:ccache python3:python3 \
@@ -37,10 +60,9 @@ PACKAGES := linux-source-6.1:/usr/src/linux-source-6.1.tar.xz gcc:gcc make:make 
 	clang:clang lld:ld.lld llvm:llvm-ar libclang-rt-14-dev:/usr/lib/llvm-14/lib/clang/14.0.6/lib/linux/libclang_rt.fuzzer-x86_64.a
 
 # CMD goes to the guest through the environment, so that any quoting and
-# newlines in it arrive intact.
 # newlines in it arrive intact; $(value) keeps make from expanding its $.
 override CMD := $(value CMD)
-export BUILD TREE JOBS TIMEOUT KVM SHARED CMD
+export BUILD KERNEL TREE_BUILD TREE JOBS TIMEOUT KVM SHARED CMD
 
 .PHONY: help deps tree export-patches kernel modules module initramfs run test \
 	host-test boot-test bench check-series checkpatch clean distclean
@@ -49,17 +71,17 @@ help:
 	@echo 'printk index in sysfs: kernel patch series, QEMU harness and tools'
 	@echo
 	@echo 'First steps:  make run     boot the patched kernel, show the printk index'
-	@echo '              make test    host tests, then boot every variant and run the guest tests'
+	@echo '              make test    boot every variant and run the guest tests, then the host tests'
 	@echo
 	@echo 'Targets:'
 	@echo '  deps                  install missing Debian packages (as root), or say which are missing'
-	@echo '  tree                  extract linux-source into $(TREE), apply patches/series'
-	@echo '  export-patches        write the tree'"'"'s commits on top of "base" back to patches/'
+	@echo '  tree                  extract linux-source-$(KERNEL) into $(TREE), apply patches/$(KERNEL)/series'
+	@echo '  export-patches        write the tree'"'"'s commits on top of "base" back to patches/$(KERNEL)/'
 	@echo '  kernel [VARIANT=v]    build bzImage (and modules) for a variant'
 	@echo '  module M=dir [VARIANT=v]  build an out-of-tree module against that kernel'
 	@echo '  initramfs [VARIANT=v] build the guest image (busybox, sample modules, tests)'
 	@echo '  run [VARIANT=v] [CMD=..] [OVERLAY=dir]  boot in QEMU, run CMD as root, exit with its status'
-	@echo '  test                  host-test, then boot-test; ends with "N passed, M failed"'
+	@echo '  test [KERNELS=..]     boot-test of TEST_PLAN, then host-test; ends with "N passed, M failed"'
 	@echo '  host-test             host-side unit tests only'
 	@echo '  boot-test             boot each of BOOT_VARIANTS and run the guest tests in test/guest/'
 	@echo '  bench                 build default and noindex, boot both, print the cost table (test/bench/)'
@@ -68,6 +90,8 @@ help:
 	@echo '  clean / distclean     drop kernel builds and images / the whole build folder'
 	@echo
 	@echo 'Variables:'
+	@echo '  KERNEL=$(KERNEL)  the tree every target works on: one of $(TREES)'
+	@echo '  TEST_PLAN="$(TEST_PLAN)"  (KERNELS="6.1 6.12": every variant on each)'
 	@echo '  VARIANT=$(VARIANT)  one of: $(patsubst kconfig-fragments/%.config,%,$(filter-out kconfig-fragments/base.config,$(wildcard kconfig-fragments/*.config)))'
 	@echo '  BOOT_VARIANTS="$(BOOT_VARIANTS)"'
 	@echo '  KVM=1 use KVM instead of TCG;  TIMEOUT=$(TIMEOUT) seconds before a guest is killed'
@@ -86,10 +110,10 @@ deps:
 	fi
 
 tree: deps
-	@scripts/tree.sh $(TARBALL) $(TREE) $(TOP)/patches
+	@scripts/tree.sh $(TARBALL) $(TREE) $(PATCHES)
 
 export-patches:
-	@scripts/export-patches.sh $(TREE) $(TOP)/patches $(TOP)/CHANGES $(SERIES_VERSION)
+	@scripts/export-patches.sh $(TREE) $(PATCHES) $(TOP)/patches/cover-letter.txt $(TOP)/CHANGES $(SERIES_VERSION)
 
 kernel: tree
 	@scripts/build-kernel.sh $(TREE) $(KOUT) $(TOP)/kconfig-fragments $(VARIANT) $(JOBS)
@@ -101,12 +125,12 @@ module: kernel
 
 # The sample modules and the guest image for one variant.
 initramfs: kernel
-	@$(TOP)/initramfs/build.sh $(VARIANT) $(KOUT) $(BUILD)/initramfs-$(VARIANT).cpio.gz
+	@$(TOP)/initramfs/build.sh $(VARIANT) $(KOUT) $(TREE_BUILD)/initramfs-$(VARIANT).cpio.gz
 
 run: initramfs
 	@$(TOP)/qemu/run-guest.sh --variant $(VARIANT) --kernel $(KOUT)/arch/x86/boot/bzImage \
-		--initrd $(BUILD)/initramfs-$(VARIANT).cpio.gz \
-		--log-dir $(BUILD)/logs/run-$(VARIANT) \
+		--initrd $(TREE_BUILD)/initramfs-$(VARIANT).cpio.gz \
+		--log-dir $(TREE_BUILD)/logs/run-$(VARIANT) \
 		$(if $(OVERLAY),--overlay $(abspath $(OVERLAY))) \
 		$${CMD:+--cmd "$$CMD"}
 
@@ -118,23 +142,23 @@ boot-test: deps
 
 # The whole suite: one summary line at the end, non-zero exit on any failure.
 test: deps
-	@$(TOP)/test/run-all.sh $(BOOT_VARIANTS)
+	@$(TOP)/test/run-all.sh $(TEST_PLAN)
 
 # Costs of the series (test/bench/README.md says what each row measures).
 bench: deps
 	@$(MAKE) -s kernel VARIANT=default
 	@$(MAKE) -s kernel VARIANT=noindex
 	@$(MAKE) -s kernel VARIANT=drivers
-	@$(TOP)/test/bench/run-bench.sh $(BUILD)/bench.md
+	@$(TOP)/test/bench/run-bench.sh $(TREE_BUILD)/bench.md
 
 check-series: tree
-	@scripts/check-series.sh $(TREE) $(BUILD)/check-series $(TOP)/kconfig-fragments $(JOBS)
+	@scripts/check-series.sh $(TREE) $(TREE_BUILD)/check-series $(TOP)/kconfig-fragments $(JOBS)
 
 checkpatch: tree
-	@scripts/checkpatch.sh $(TREE) $(TOP)/patches
+	@scripts/checkpatch.sh $(TREE) $(PATCHES)
 
 clean:
-	rm -rf $(BUILD)/kernel-* $(BUILD)/initramfs-* $(BUILD)/logs $(BUILD)/check-series
+	rm -rf $(TREE_BUILD)/kernel-* $(TREE_BUILD)/initramfs-* $(TREE_BUILD)/logs $(TREE_BUILD)/check-series
 
 distclean:
 	rm -rf $(BUILD)

@@ -2,14 +2,14 @@
 # Write the tree's commits on top of "base" back to patches/ as a
 # git format-patch series with a cover letter, and patches/series.
 #
-# The cover letter is patches/cover-letter.txt (subject on the first line, a
-# blank line, then the body) followed by CHANGES, so the series' history is
-# kept in one place.
+# The cover letter is COVER_LETTER (subject on the first line, a blank
+# line, then the body; one for every tree's series) followed by CHANGES, so
+# the series' history is kept in one place.
 #
-# usage: export-patches.sh TREE PATCHES_DIR CHANGES_FILE SERIES_VERSION
+# usage: export-patches.sh TREE PATCHES_DIR COVER_LETTER CHANGES_FILE SERIES_VERSION
 set -euo pipefail
 
-tree=$1 patches=$2 changes=$3 version=$4
+tree=$1 patches=$2 cover_letter=$3 changes=$4 version=$5
 
 git -C "$tree" diff --quiet HEAD ||
 	{ echo "export-patches: $tree has uncommitted changes; commit them first" >&2; exit 1; }
@@ -20,12 +20,13 @@ count=$(git -C "$tree" rev-list --count base..HEAD)
 cover=$(mktemp)
 trap 'rm -f "$cover"' EXIT
 {
-	cat "$patches/cover-letter.txt"
+	cat "$cover_letter"
 	echo
 	cat "$changes"
 } > "$cover"
 git -C "$tree" config branch.pi.description "$(cat "$cover")"
 
+mkdir -p "$patches"
 rm -f "$patches"/[0-9][0-9][0-9][0-9]-*.patch
 reroll=()
 [ "$version" -gt 1 ] && reroll=(-v "$version")

@@ -1,34 +1,36 @@
 #!/bin/bash
-# Boot each variant and run the guest tests (test/guest/run-all) in it.
+# Boot each variant of one tree (KERNEL, 6.1 unless set) and run the guest
+# tests (test/guest/run-all) in it.
 # Each variant's results are parsed from its KTAP; a variant that does not
 # build, does not boot, times out, reports nothing, or whose kernel log shows
 # a splat counts as failed.  Ends with "N passed, M failed".
 #
-# usage: boot-test.sh VARIANT...
+# usage: [KERNEL=tree] boot-test.sh VARIANT...
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
-build=${BUILD:-$top/build}
+export KERNEL=${KERNEL:-6.1}
+build=${BUILD:-$top/build}/$KERNEL
 
 passed=0 failed=0 skipped=0
 for v in "$@"; do
 	logdir=$build/logs/boot-test-$v
 	rm -rf "$logdir"
 	mkdir -p "$logdir"
-	echo "boot-test: $v: building"
-	if ! make -s -C "$top" initramfs VARIANT="$v" > "$logdir/build.log" 2>&1; then
+	echo "boot-test: $KERNEL/$v: building"
+	if ! make -s -C "$top" initramfs KERNEL="$KERNEL" VARIANT="$v" > "$logdir/build.log" 2>&1; then
 		tail -n 30 "$logdir/build.log"
-		echo "FAIL $v: the kernel or its initramfs did not build (log: $logdir/build.log)"
+		echo "FAIL $KERNEL/$v: the kernel or its initramfs did not build (log: $logdir/build.log)"
 		failed=$((failed + 1))
 		continue
 	fi
-	echo "boot-test: $v: booting"
+	echo "boot-test: $KERNEL/$v: booting"
 	start=$(date +%s)
 	"$top/qemu/run-guest.sh" --variant "$v" --kernel "$build/kernel-$v/arch/x86/boot/bzImage" \
 		--initrd "$build/initramfs-$v.cpio.gz" --log-dir "$logdir" \
 		--cmd 'sh /test/run-all' > "$logdir/ktap.log" 2> "$logdir/run.err"
 	rc=$?
 	cat "$logdir/run.err"
-	summary=$("$top/test/host/ktap.py" --name "$v" "$logdir/ktap.log")
+	summary=$("$top/test/host/ktap.py" --name "$KERNEL/$v" "$logdir/ktap.log")
 	krc=$?
 	echo "$summary" | grep -v '^ktap:' || true
 	read -r p f s < <(echo "$summary" | sed -n 's/^ktap: .*: \([0-9]*\) passed, \([0-9]*\) failed, \([0-9]*\) skipped$/\1 \2 \3/p')
@@ -36,13 +38,13 @@ for v in "$@"; do
 	# run-guest.sh exits 0 or with the runner's status; anything from 124 up
 	# is the guest itself failing (timeout, panic, splat).
 	if [ "$rc" -ge 124 ]; then
-		echo "FAIL $v: guest failed (exit $rc), console log: $logdir/console.log"
+		echo "FAIL $KERNEL/$v: guest failed (exit $rc), console log: $logdir/console.log"
 		failed=$((failed + 1))
 	elif ! "$top/test/host/splat-check.sh" "$logdir/console.log" 2>/dev/null; then
-		echo "FAIL $v: kernel splat in $logdir/console.log"
+		echo "FAIL $KERNEL/$v: kernel splat in $logdir/console.log"
 		failed=$((failed + 1))
 	fi
-	echo "boot-test: $v: ${p:-0} passed, ${f:-?} failed, ${s:-0} skipped in $(( $(date +%s) - start ))s (ktap exit $krc)"
+	echo "boot-test: $KERNEL/$v: ${p:-0} passed, ${f:-?} failed, ${s:-0} skipped in $(( $(date +%s) - start ))s (ktap exit $krc)"
 done
 # Guest skips are declared: a case the variant's .config says it lacks.
 echo "$passed passed, $failed failed, $skipped skipped"

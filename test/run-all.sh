@@ -1,15 +1,26 @@
 #!/bin/bash
-# 'make test': the boot tests, then the host tests; one summary line at the end.
-# Boot tests first because they build the default kernel and the sample
-# modules, which the tool's host tests read (extract of vmlinux and .ko
-# files against the goldens); without them those cases fail.
+# 'make test': the boot tests of each tree, then the host tests; one summary
+# line at the end.  Boot tests first because they build the kernels and the
+# sample modules, which the host tests read (extract of vmlinux and .ko
+# files against the oracle and the goldens); without them those cases fail.
+#
+# usage: run-all.sh TREE:VARIANT[,VARIANT...]...   (6.1:default,nodebugfs 6.12:default)
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 start=$(date +%s)
 total_p=0 total_f=0 total_s=0
-for step in "$top/test/boot-test.sh $*" "$top/test/run-host-tests.sh"; do
+steps=()
+for plan in "$@"; do
+	[[ $plan == *:* ]] || { echo "test: '$plan' is not TREE:VARIANT,..."; exit 1; }
+	steps+=("env KERNEL=${plan%%:*} $top/test/boot-test.sh ${plan#*:}")
+done
+steps+=("$top/test/run-host-tests.sh")
+for step in "${steps[@]}"; do
+	step=${step//,/ }
 	out=$(mktemp)
+	t0=$(date +%s)
 	$step 2>&1 | tee "$out"
+	echo "test: ${step#env } took $(( $(date +%s) - t0 ))s"
 	line=$(tail -n 1 "$out")
 	rm -f "$out"
 	if [[ $line =~ ^([0-9]+)\ passed,\ ([0-9]+)\ failed(,\ ([0-9]+)\ skipped)?$ ]]; then

@@ -47,7 +47,7 @@ if [ -f "$top/tools/printk-index/Makefile" ]; then
 	# run without a kernel build), and then the summary says so.
 	tally printk-index '^(FAIL|not ok|SKIP|assertions:)' "" \
 		"$(make -s -C "$top/tools/printk-index" test SHARED_DATA="${SHARED:-$top/../shared}/data" \
-			KBUILD_DIR="${BUILD:-$top/build}/kernel-default" 2>&1)"
+			KBUILD_DIR="${BUILD:-$top/build}/6.1/kernel-default" 2>&1)"
 	# A short, deterministic libFuzzer + ASan/UBSan run of every harness
 	# (make fuzz runs longer). Without clang this fails: make deps installs it.
 	tally "printk-index fuzz" '^(FAIL|    #|fuzz-smoke: kept)' " (clang with libFuzzer missing? make deps)" \
@@ -55,13 +55,22 @@ if [ -f "$top/tools/printk-index/Makefile" ]; then
 fi
 # The index oracle against the built kernel: fails without a build, unless
 # inputs may be missing (PI_TESTS_ALLOW_MISSING); then it counts as skipped.
-if [ -n "${PI_TESTS_ALLOW_MISSING:-}" ] && [ ! -e "${BUILD:-$top/build}/kernel-default/vmlinux" ]; then
+if [ -n "${PI_TESTS_ALLOW_MISSING:-}" ] && [ ! -e "${BUILD:-$top/build}/6.1/kernel-default/vmlinux" ]; then
 	echo "host-test: index oracle vs build: NOT RUN (no kernel build, PI_TESTS_ALLOW_MISSING):" \
 		"no kernel, module or golden was compared with the oracle"
 	skipped=$((skipped + 1))
 else
 	tally "index oracle vs build" '^(FAIL|    )' " (no kernel build? make initramfs, or PI_TESTS_ALLOW_MISSING=1)" \
 		"$("$top/test/host/oracle-check.sh" 2>&1)"
+fi
+# The index of 6.1 against that of 6.12 (both default kernels, which make
+# test builds): fails without them, unless inputs may be missing.
+if [ -n "${PI_TESTS_ALLOW_MISSING:-}" ] && { [ ! -e "${BUILD:-$top/build}/6.1/kernel-default/vmlinux" ] ||
+	[ ! -e "${BUILD:-$top/build}/6.12/kernel-default/vmlinux" ]; }; then
+	echo "host-test: 6.1 vs 6.12 diff: NOT RUN (a default kernel is not built, PI_TESTS_ALLOW_MISSING)"
+	skipped=$((skipped + 1))
+else
+	tally "6.1 vs 6.12 diff" '^(FAIL|    )' " (make kernel KERNEL=6.12?)" "$("$top/test/host/tree-diff.sh" 2>&1)"
 fi
 if [ "$skipped" != 0 ]; then
 	echo "host-test: $skipped cases skipped for missing inputs (PI_TESTS_ALLOW_MISSING=${PI_TESTS_ALLOW_MISSING-})"

@@ -16,9 +16,10 @@ set -euo pipefail
 
 [ $# = 1 ] || { echo "usage: $0 WORK_DIR" >&2; exit 2; }
 top=$(cd "$(dirname "$0")/../.." && pwd)
-BUILD=$(realpath -m "${BUILD:-$top/build}")
+# One tree's build folder (BUILD/KERNEL, as in the Makefile).
+tbuild=$(realpath -m "${BUILD:-$top/build}/${KERNEL:-6.1}")
 work=$(realpath -m "$1")
-tree=$BUILD/linux unwrapped=$BUILD/linux-unwrapped
+tree=$tbuild/linux unwrapped=$tbuild/linux-unwrapped
 tool=$top/tools/printk-index/printk-index
 mkdir -p "$work"
 
@@ -36,19 +37,19 @@ if [ "$(git -C "$unwrapped" rev-parse HEAD 2>/dev/null)" != "$base" ]; then
 	git -C "$tree" worktree add -q --detach "$unwrapped" "$base"
 fi
 log "building the drivers kernel without the wrapper patches (at $(git -C "$tree" log -1 --format='%h %s' "$base"))"
-"$top/scripts/build-kernel.sh" "$unwrapped" "$BUILD/kernel-drivers-unwrapped" "$top/kconfig-fragments" drivers "${JOBS:-2}" >&2
+"$top/scripts/build-kernel.sh" "$unwrapped" "$tbuild/kernel-drivers-unwrapped" "$top/kconfig-fragments" drivers "${JOBS:-2}" >&2
 make -s -C "$top" initramfs VARIANT=drivers >&2
 
 log "booting the drivers guest"
-"$top/qemu/run-guest.sh" --variant drivers --kernel "$BUILD/kernel-drivers/arch/x86/boot/bzImage" \
-	--initrd "$BUILD/initramfs-drivers.cpio.gz" --log-dir "$work/coverage-guest" \
+"$top/qemu/run-guest.sh" --variant drivers --kernel "$tbuild/kernel-drivers/arch/x86/boot/bzImage" \
+	--initrd "$tbuild/initramfs-drivers.cpio.gz" --log-dir "$work/coverage-guest" \
 	--cmd 'mkdir -p /mnt && mount -t ext4 /dev/vda /mnt && echo x > /mnt/file && umount /mnt &&
 		ip link set eth0 up && i=0 && while [ $i -lt 20 ] && ! dmesg | grep -q "NIC Link is Up"; do sleep 1; i=$((i + 1)); done;
 		dmesg' > "$work/coverage.log"
 
 for k in unwrapped:kernel-drivers-unwrapped patched:kernel-drivers; do
 	name=${k%%:*}
-	"$tool" extract "$BUILD/${k#*:}/vmlinux" > "$work/coverage-$name.index"
+	"$tool" extract "$tbuild/${k#*:}/vmlinux" > "$work/coverage-$name.index"
 	"$tool" match --index "$work/coverage-$name.index" "$work/coverage.log" \
 		> "$work/coverage-$name.match" 2> "$work/coverage-$name.summary"
 done

@@ -4,13 +4,13 @@
 # how it is measured.
 #
 # Two guests are booted (default, then noindex) with the kernels already in
-# $BUILD/kernel-{default,noindex}; nothing here builds a kernel.  Timings
+# $tbuild/kernel-{default,noindex}; nothing here builds a kernel.  Timings
 # under TCG are noisy, so every figure is a median of many repetitions, and
 # the results are ratios of two medians taken in the same boot (interleaved),
 # except where a row says it compares two boots.
 #
 # usage: run-bench.sh OUTPUT_FILE
-# environment: BUILD (default <repo>/build), SHARED (default <repo>/../shared),
+# environment: BUILD (default <repo>/build) and KERNEL (default 6.1), SHARED (default <repo>/../shared),
 #   BENCH_ENTRIES (printk call sites of the generated module, default 5000),
 #   TIMEOUT (seconds per guest, default 600), JOBS, KVM (see qemu/run-guest.sh)
 set -euo pipefail
@@ -19,11 +19,12 @@ set -euo pipefail
 output=$(realpath -m "$1")
 top=$(cd "$(dirname "$0")/../.." && pwd)
 here=$top/test/bench
-BUILD=$(realpath -m "${BUILD:-$top/build}")
+# One tree's build folder (BUILD/KERNEL, as in the Makefile).
+tbuild=$(realpath -m "${BUILD:-$top/build}/${KERNEL:-6.1}")
 SHARED=$(realpath -m "${SHARED:-$top/../shared}")
 N=${BENCH_ENTRIES:-5000}
 export TIMEOUT=${TIMEOUT:-600} JOBS=${JOBS:-$(nproc)}
-work=$BUILD/bench
+work=$tbuild/bench
 start=$(date +%s)
 
 log() { echo "bench: $*" >&2; }
@@ -31,13 +32,13 @@ die() { echo "bench: $*" >&2; exit 1; }
 
 for v in default noindex; do
 	for f in vmlinux arch/x86/boot/bzImage .config; do
-		[ -e "$BUILD/kernel-$v/$f" ] ||
-			die "no $BUILD/kernel-$v/$f: build the kernels first (make kernel VARIANT=$v)"
+		[ -e "$tbuild/kernel-$v/$f" ] ||
+			die "no $tbuild/kernel-$v/$f: build the kernels first (make kernel VARIANT=$v)"
 	done
 done
-grep -q '^CONFIG_PRINTK_INDEX=y' "$BUILD/kernel-default/.config" || die "kernel-default has no PRINTK_INDEX"
-grep -q '^CONFIG_DEBUG_FS=y' "$BUILD/kernel-default/.config" || die "kernel-default has no DEBUG_FS"
-! grep -q '^CONFIG_PRINTK_INDEX=y' "$BUILD/kernel-noindex/.config" || die "kernel-noindex has PRINTK_INDEX"
+grep -q '^CONFIG_PRINTK_INDEX=y' "$tbuild/kernel-default/.config" || die "kernel-default has no PRINTK_INDEX"
+grep -q '^CONFIG_DEBUG_FS=y' "$tbuild/kernel-default/.config" || die "kernel-default has no DEBUG_FS"
+! grep -q '^CONFIG_PRINTK_INDEX=y' "$tbuild/kernel-noindex/.config" || die "kernel-noindex has PRINTK_INDEX"
 
 rm -rf "$work"
 mkdir -p "$work"
@@ -55,7 +56,7 @@ mkdir -p "$work/src/pi_bmem"
 cp "$here/pi_bmem/Kbuild" "$work/src/pi_bmem/"
 "$here/pi_bmem/gen-pi_bmem.py" "$N" "$work/src/pi_bmem/pi_bmem.c"
 for v in default noindex; do
-	kout=$BUILD/kernel-$v
+	kout=$tbuild/kernel-$v
 	log "building pi_bmem ($N printk calls) and the $v guest image"
 	flock "$kout.lock" "$top/scripts/build-module.sh" "$kout" "$work/src/pi_bmem" "$JOBS" >/dev/null
 	# The guest image, with pi_bench (test/guest-tools/) and the sample
@@ -69,11 +70,11 @@ done
 # and its relocations removed, so that the kernel sees 0 entries and
 # everything else (code, strings, size of the rest) is unchanged.
 ovd=$work/overlay-default/bench
-for m in pi_bmem:"$ovd/pi_bmem.ko" pi_sample:"$BUILD/kernel-default/ext-modules/pi_sample/pi_sample.ko"; do
+for m in pi_bmem:"$ovd/pi_bmem.ko" pi_sample:"$tbuild/kernel-default/ext-modules/pi_sample/pi_sample.ko"; do
 	objcopy --remove-section=.printk_index --remove-section=.rela.printk_index \
 		"${m#*:}" "$ovd/${m%%:*}_noidx.ko"
 done
-[ -f "$BUILD/kernel-noindex/ext-modules/pi_sample/pi_sample.ko" ] || die "no pi_sample.ko for noindex"
+[ -f "$tbuild/kernel-noindex/ext-modules/pi_sample/pi_sample.ko" ] || die "no pi_sample.ko for noindex"
 
 # ---------------------------------------------------------------- guests
 cat > "$work/overlay-default/bench/guest.sh" <<'EOF'
@@ -102,7 +103,7 @@ echo "bmem_cmp $(pi_bench modcmp $B/pi_bmem_noidx.ko $B/pi_bmem.ko pi_bmem 20)"
 echo "bmem_mem $(pi_bench modmem $B/pi_bmem.ko $B/pi_bmem_noidx.ko pi_bmem 15)"
 echo "done"
 EOF
-pi_init_addr=$(nm "$BUILD/kernel-default/vmlinux" | awk '$3 == "pi_init" { print "0x" $1 }')
+pi_init_addr=$(nm "$tbuild/kernel-default/vmlinux" | awk '$3 == "pi_init" { print "0x" $1 }')
 [ -n "$pi_init_addr" ] || die "no pi_init in kernel-default/vmlinux"
 sed -i "s/PI_INIT/$pi_init_addr/" "$work/overlay-default/bench/guest.sh"
 cat > "$work/overlay-noindex/bench/guest.sh" <<'EOF'
@@ -120,7 +121,7 @@ for v in default noindex; do
 	t0=$(date +%s)
 	append=
 	[ "$v" = default ] && append=initcall_debug	# row 8
-	if ! "$top/qemu/run-guest.sh" --variant "$v" --kernel "$BUILD/kernel-$v/arch/x86/boot/bzImage" \
+	if ! "$top/qemu/run-guest.sh" --variant "$v" --kernel "$tbuild/kernel-$v/arch/x86/boot/bzImage" \
 		--initrd "$work/initramfs-$v.cpio.gz" --overlay "$work/overlay-$v" ${append:+--append "$append"} \
 		--log-dir "$work/logs-$v" --cmd 'sh /bench/guest.sh' > "$work/guest-$v.txt"; then
 		cat "$work/guest-$v.txt" >&2
@@ -132,21 +133,21 @@ done
 
 # ---------------------------------------------------------------- host
 log "comparing vmlinux object files (default vs noindex)"
-"$here/objsize.py" "$BUILD/kernel-default" "$BUILD/kernel-noindex" "$work/objsize-details.txt" |
+"$here/objsize.py" "$tbuild/kernel-default" "$tbuild/kernel-noindex" "$work/objsize-details.txt" |
 	sed 's/^/obj /' > "$work/objsize.txt"
 # (awk may be mawk, without strtonum: hex numbers go through the shell.)
-pi_hex=$(readelf -S -W "$BUILD/kernel-default/vmlinux" |
+pi_hex=$(readelf -S -W "$tbuild/kernel-default/vmlinux" |
 	awk '{ sub(/^ *\[ *[0-9]+\] */, ""); if ($1 == ".printk_index") print $5 }')
 pi_sec=$((16#${pi_hex:-0}))
 # Every pi_entry is a static object named _entry.N: count them and take their size.
-read -r pi_count pi_hex < <(nm -S "$BUILD/kernel-default/vmlinux" |
+read -r pi_count pi_hex < <(nm -S "$tbuild/kernel-default/vmlinux" |
 	awk '$4 ~ /^_entry\.[0-9]+$/ { n++; s = $2 } END { print n + 0, s "" }')
 pi_size=$((16#${pi_hex:-0}))
 # How far apart the records lie: their size when they are side by side, 64
 # when the compiler pads each to a 32-byte boundary.
-pi_layout=$(/usr/bin/python3 "$top/test/host/pi_oracle.py" --layout "$BUILD/kernel-default/vmlinux")
+pi_layout=$(/usr/bin/python3 "$top/test/host/pi_oracle.py" --layout "$tbuild/kernel-default/vmlinux")
 pi_gap=${pi_layout##* }
-size "$BUILD/kernel-default/vmlinux" "$BUILD/kernel-noindex/vmlinux" > "$work/size.txt"
+size "$tbuild/kernel-default/vmlinux" "$tbuild/kernel-noindex/vmlinux" > "$work/size.txt"
 
 tooldir=$top/tools/printk-index
 tool_bench=
@@ -163,8 +164,8 @@ make -s -C "$tooldir" printk-index >/dev/null 2>&1 || true
 tool_help=$("$tooldir/printk-index" help 2>&1 || true)
 if [ -x "$tooldir/printk-index" ] && [[ $tool_help == *extract* ]]; then
 	mkdir -p "$work/extract"
-	"$tooldir/printk-index" extract -o "$work/extract" "$BUILD/kernel-default/vmlinux" >/dev/null
-	extract=$("$work/pi_bench" run 20 "$tooldir/printk-index" extract -o "$work/extract" "$BUILD/kernel-default/vmlinux")
+	"$tooldir/printk-index" extract -o "$work/extract" "$tbuild/kernel-default/vmlinux" >/dev/null
+	extract=$("$work/pi_bench" run 20 "$tooldir/printk-index" extract -o "$work/extract" "$tbuild/kernel-default/vmlinux")
 fi
 
 # ---------------------------------------------------------------- coverage
@@ -179,8 +180,8 @@ fi
 # drivers kernel (DYNAMIC_DEBUG) with the series and without the wrapper
 # patches (built by coverage.sh above).
 for k in kernel-drivers-unwrapped kernel-drivers; do
-	/usr/bin/python3 "$here/dyndbg_cost.py" "$BUILD/$k/vmlinux" > "$work/dyndbg-$k.txt" ||
-		die "dyndbg_cost.py $BUILD/$k/vmlinux failed"
+	/usr/bin/python3 "$here/dyndbg_cost.py" "$tbuild/$k/vmlinux" > "$work/dyndbg-$k.txt" ||
+		die "dyndbg_cost.py $tbuild/$k/vmlinux failed"
 done
 
 # ---------------------------------------------------------------- table
@@ -233,8 +234,8 @@ caller_code=$(echo "$code_objs" | tr ',' '\n' | awk '$0 != "-" && $0 !~ /^kernel
 module_code=$(echo "$code_objs" | tr ',' '\n' | sed -n 's|^kernel/module/[^:]*:||p' | awk '{ s += $1 } END { print s + 0 }')
 read -r _ t_with d_with < <(sed -n 2p "$work/size.txt" | awk '{ print "x", $1, $2 }')
 read -r _ t_without d_without < <(sed -n 3p "$work/size.txt" | awk '{ print "x", $1, $2 }')
-tx_with=$(size -A "$BUILD/kernel-default/vmlinux" | awk '$1 == ".text" { print $2 }')
-tx_without=$(size -A "$BUILD/kernel-noindex/vmlinux" | awk '$1 == ".text" { print $2 }')
+tx_with=$(size -A "$tbuild/kernel-default/vmlinux" | awk '$1 == ".text" { print $2 }')
+tx_without=$(size -A "$tbuild/kernel-noindex/vmlinux" | awk '$1 == ".text" { print $2 }')
 # Row 5
 sl_def=$(kv "$g" sample_load total_ns) sl_no=$(kv "$gn" sample_load total_ns)
 sl_reps=$(kv "$g" sample_load reps)

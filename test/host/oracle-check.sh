@@ -6,9 +6,9 @@
 # comparisons on deliberately corrupted copies, which must fail: a check
 # that cannot fail proves nothing.  Ends with "N passed, M failed".
 #
-# kernel-default (with its sample modules, built by 'make initramfs') must
-# be there: without it this fails.  Other built variants with the index are
-# checked too.
+# 6.1's kernel-default (with its sample modules, built by 'make initramfs')
+# must be there: without it this fails.  Every other built variant of either
+# tree (BUILD/<tree>/kernel-<variant>) is checked too.
 #
 # usage: oracle-check.sh   (BUILD as in the Makefile)
 set -uo pipefail
@@ -74,16 +74,34 @@ check_layout() {
 	fi
 }
 
+# check_descriptors NAME KOUT: one case, the dynamic debug descriptors of
+# KOUT's vmlinux are 56 bytes apart with CONFIG_JUMP_LABEL, 40 without:
+# the two layouts that the readers of descriptors (the kernel's, extract's,
+# the oracle's) take on a real kernel.
+check_descriptors() {
+	local want=40 out
+	grep -q '^CONFIG_JUMP_LABEL=y' "$2/.config" && want=56
+	out=$("$oracle" --descriptors "$2/vmlinux")
+	if [ "${out#* }" = "$want" ] && [ "${out%% *}" -gt 0 ]; then
+		pass "$1: vmlinux has ${out%% *} dynamic debug descriptors of $want bytes"
+	else
+		fail "$1: vmlinux's dynamic debug descriptors are $want bytes" "descriptors, stride: $out"
+	fi
+}
+
 # check_kernel KOUT: every comparison for one built kernel.
 check_kernel() {
-	local kout=$1 v=${1##*/kernel-} dir name ko golden n out dyndbg kasan
-	"$oracle" "$kout/vmlinux" > "$tmp/$v.vmlinux.oracle" || { fail "$v: oracle reads vmlinux"; return; }
-	"$tool" extract "$kout/vmlinux" > "$tmp/$v.vmlinux.extract" 2>&1 || true
-	same "$v: extract of vmlinux equals the oracle" "$tmp/$v.vmlinux.oracle" "$tmp/$v.vmlinux.extract"
+	local kout=$1 dir name ko golden n out dyndbg kasan
+	# "6.1/default": the tree, then the variant.
+	local v=${kout%/kernel-*}
+	v=${v##*/}/${kout##*/kernel-}
+	"$oracle" "$kout/vmlinux" > "$tmp/${v/\//-}.vmlinux.oracle" || { fail "$v: oracle reads vmlinux"; return; }
+	"$tool" extract "$kout/vmlinux" > "$tmp/${v/\//-}.vmlinux.extract" 2>&1 || true
+	same "$v: extract of vmlinux equals the oracle" "$tmp/${v/\//-}.vmlinux.oracle" "$tmp/${v/\//-}.vmlinux.extract"
 	# pi_count.py (what the guest counts lines with) against the oracle.
 	n=$("$oracle" --count "$kout/vmlinux")
 	if [ "$n" = "$("$top/test/host/pi_count.py" "$kout/vmlinux")" ] &&
-	   [ "${n#* }" = $(($(wc -l < "$tmp/$v.vmlinux.oracle") - 1)) ]; then
+	   [ "${n#* }" = $(($(wc -l < "$tmp/${v/\//-}.vmlinux.oracle") - 1)) ]; then
 		pass "$v: pi_count.py and the oracle count $n"
 	else
 		fail "$v: pi_count.py and the oracle count alike" "oracle: $n, pi_count.py: $("$top/test/host/pi_count.py" "$kout/vmlinux")"
@@ -93,20 +111,21 @@ check_kernel() {
 	kasan=
 	grep -q '^CONFIG_KASAN=y' "$kout/.config" && kasan=1
 	[ -n "$kasan" ] || check_layout "$v: vmlinux" "$kout/vmlinux"
-	grep -q '^CONFIG_MODULES=y' "$kout/.config" || return
 	dyndbg=
 	grep -q '^CONFIG_DYNAMIC_DEBUG=y' "$kout/.config" && dyndbg=--dynamic-debug
+	[ -z "$dyndbg" ] || check_descriptors "$v" "$kout"
+	grep -q '^CONFIG_MODULES=y' "$kout/.config" || return
 	for dir in "$top"/test/modules/*/; do
 		name=$(basename "$dir")
 		set -- "$kout/ext-modules/$name"/*.ko
 		if [ ! -e "$1" ]; then
-			fail "$v: $name built" "no $kout/ext-modules/$name/*.ko (make initramfs VARIANT=$v)"
+			fail "$v: $name built" "no $kout/ext-modules/$name/*.ko (make initramfs KERNEL=${v%/*} VARIANT=${v#*/})"
 			continue
 		fi
 		for ko in "$@"; do
-			"$oracle" "$ko" > "$tmp/$v.$name.oracle" || { fail "$v: oracle reads $ko"; continue; }
-			"$tool" extract "$ko" > "$tmp/$v.$name.extract" 2>&1 || true
-			same "$v: extract of $(basename "$ko") equals the oracle" "$tmp/$v.$name.oracle" "$tmp/$v.$name.extract"
+			"$oracle" "$ko" > "$tmp/${v/\//-}.$name.oracle" || { fail "$v: oracle reads $ko"; continue; }
+			"$tool" extract "$ko" > "$tmp/${v/\//-}.$name.extract" 2>&1 || true
+			same "$v: extract of $(basename "$ko") equals the oracle" "$tmp/${v/\//-}.$name.oracle" "$tmp/${v/\//-}.$name.extract"
 			[ "$name" = pi_sample ] && [ -z "$kasan" ] &&
 				check_layout "$v: $(basename "$ko")" "$ko"
 		done
@@ -123,11 +142,11 @@ check_kernel() {
 				fail "$v: $(basename "$golden") has one module" "$dir builds $# modules"
 				continue
 			fi
-			same "$v: $(basename "$golden") equals the oracle" "$golden" "$tmp/$v.$name.oracle"
+			same "$v: $(basename "$golden") equals the oracle" "$golden" "$tmp/${v/\//-}.$name.oracle"
 		done
 	done
-	if [ -e "$tmp/$v.pi_sample.oracle" ]; then
-		set -- "$tmp/$v.pi_sample.oracle"
+	if [ -e "$tmp/${v/\//-}.pi_sample.oracle" ]; then
+		set -- "$tmp/${v/\//-}.pi_sample.oracle"
 		name="the oracle of pi_sample.ko (with dynamic debug)"
 		if [ -z "$dyndbg" ]; then
 			set -- "$@" "$top/test/modules/pi_sample/pi_sample.golden"
@@ -141,22 +160,24 @@ check_kernel() {
 	fi
 }
 
-if [ ! -f "$build/kernel-default/vmlinux" ]; then
-	fail "kernel-default is built" "no $build/kernel-default/vmlinux: run 'make initramfs' (or set PI_TESTS_ALLOW_MISSING=1 to run the host tests without it)"
+if [ ! -f "$build/6.1/kernel-default/vmlinux" ]; then
+	fail "6.1 kernel-default is built" "no $build/6.1/kernel-default/vmlinux: run 'make initramfs' (or set PI_TESTS_ALLOW_MISSING=1 to run the host tests without it)"
 fi
 # The harness's variants only (a kconfig fragment each): make bench builds
 # kernel-drivers-unwrapped beside them, without the sample modules.  Without
 # the index, vmlinux has no .printk_index: the oracle must say so (the guest
 # then expects no index file) rather than print a header.
-for kout in "$build"/kernel-*/; do
+for kout in "$build"/*/kernel-*/; do
 	kout=${kout%/}
 	[ -f "$top/kconfig-fragments/${kout##*/kernel-}.config" ] && [ -f "$kout/vmlinux" ] || continue
+	tree=${kout%/kernel-*}
+	tree=${tree##*/}
 	if grep -q '^CONFIG_PRINTK_INDEX=y' "$kout/.config"; then
 		check_kernel "$kout"
 		continue
 	fi
 	n=$("$oracle" --count "$kout/vmlinux")
-	if [ "$n" = "0 0" ]; then pass "${kout##*/}: no index, no entries"; else fail "${kout##*/}: no index, no entries" "oracle counts $n"; fi
+	if [ "$n" = "0 0" ]; then pass "$tree/${kout##*/}: no index, no entries"; else fail "$tree/${kout##*/}: no index, no entries" "oracle counts $n"; fi
 done
 
 # The checks themselves, on corrupted copies, each of which must fail:
@@ -179,7 +200,7 @@ source_check_fails() {
 	fi
 }
 
-idx=$tmp/default.pi_sample.oracle
+idx=$tmp/6.1-default.pi_sample.oracle
 if [ -e "$idx" ]; then
 	golden=$top/test/modules/pi_sample/pi_sample.golden
 	# pr_err() of pi_sample_levels() is at line 44, pr_warn() at 45.

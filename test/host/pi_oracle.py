@@ -342,6 +342,19 @@ def layout(path):
         return f"{len(places)} {aligned} {min(gaps, default=0)}"
 
 
+def descriptor_layout(path):
+    """How the dynamic debug descriptors lie: "DESCRIPTORS STRIDE" ("0 0"
+    without any).  A struct _ddebug is 40 bytes, 56 with the static key of
+    CONFIG_JUMP_LABEL."""
+    with open(path, "rb") as f:
+        elf = ELFFile(f)
+        array = descriptor_array(elf, Image(elf))
+    if array is None:
+        return "0 0"
+    _, size, stride = array
+    return f"{size // stride} {stride}"
+
+
 def parse_prefix(text):
     """printk_parse_prefix(): (level, cont, prefix length) of the KERN_SOH
     headers at the start of text.  The first digit wins; 'c' is KERN_CONT."""
@@ -402,13 +415,16 @@ def render(entries):
 
 
 def main(argv):
-    mode = argv[1] if argv[1:2] in (["--count"], ["--layout"]) else None
+    mode = argv[1] if argv[1:2] in (["--count"], ["--layout"], ["--descriptors"]) else None
     args = argv[2:] if mode else argv[1:]
     if len(args) != 1:
-        sys.exit("usage: pi_oracle.py [--count|--layout] VMLINUX|MODULE.ko")
+        sys.exit("usage: pi_oracle.py [--count|--layout|--descriptors] VMLINUX|MODULE.ko")
     try:
         if mode == "--layout":
             print(layout(args[0]))
+            return
+        if mode == "--descriptors":
+            print(descriptor_layout(args[0]))
             return
         entries = read_entries(args[0])
     except (OracleError, ELFError, OSError) as e:

@@ -213,9 +213,13 @@ class Descriptors(unittest.TestCase):
         return oracle.stdout
 
     def stride(self, path):
-        with open(path, "rb") as f:
-            elf = pi_oracle.ELFFile(f)
-            return pi_oracle.descriptor_array(elf, pi_oracle.Image(elf))[2]
+        """The stride of path's descriptors, as --descriptors says, which
+        must count DD_SOURCE's eight."""
+        out = self.run_tool(pi_oracle.__file__, "--descriptors", path)
+        self.assertEqual(out.returncode, 0, out.stderr)
+        count, stride = map(int, out.stdout.split())
+        self.assertEqual(count, 8)
+        return stride
 
     def test_relocatable(self):
         obj = self.build("dd.o", DD_SOURCE)

@@ -85,7 +85,7 @@ int main(int argc, char **argv)
 
 	t_sample = argc > 1 ? argv[1] : "../../../shared/data/x86_64_defconfig-6.1.192-vmlinux.printk_index";
 	t_binary = argc > 2 ? argv[2] : "./printk-index";
-	t_kbuild = argc > 3 ? argv[3] : "../../build/kernel-default";
+	t_kbuild = argc > 3 ? argv[3] : "../../build/6.1/kernel-default";
 	t_testdir = argc > 4 ? argv[4] : "../../test";
 
 	RUN(escape);
