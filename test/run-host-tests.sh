@@ -63,15 +63,6 @@ else
 	tally "index oracle vs build" '^(FAIL|    )' " (no kernel build? make initramfs, or PI_TESTS_ALLOW_MISSING=1)" \
 		"$("$top/test/host/oracle-check.sh" 2>&1)"
 fi
-# The index of 6.1 against that of 6.12 (both default kernels, which make
-# test builds): fails without them, unless inputs may be missing.
-if [ -n "${PI_TESTS_ALLOW_MISSING:-}" ] && { [ ! -e "${BUILD:-$top/build}/6.1/kernel-default/vmlinux" ] ||
-	[ ! -e "${BUILD:-$top/build}/6.12/kernel-default/vmlinux" ]; }; then
-	echo "host-test: 6.1 vs 6.12 diff: NOT RUN (a default kernel is not built, PI_TESTS_ALLOW_MISSING)"
-	skipped=$((skipped + 1))
-else
-	tally "6.1 vs 6.12 diff" '^(FAIL|    )' " (make kernel KERNEL=6.12?)" "$("$top/test/host/tree-diff.sh" 2>&1)"
-fi
 if [ "$skipped" != 0 ]; then
 	echo "host-test: $skipped cases skipped for missing inputs (PI_TESTS_ALLOW_MISSING=${PI_TESTS_ALLOW_MISSING-})"
 	echo "$passed passed, $failed failed, $skipped skipped"

@@ -2,7 +2,8 @@
 # The index oracle (pi_oracle.py) against everything else that claims to
 # know a build's index, on the host: printk-index extract on the vmlinux and
 # every sample module .ko of each built kernel, the checked-in goldens, the
-# "index:" comments of pi_sample.c, and pi_count.py's count.  Then the same
+# "index:" comments of pi_sample.c, pi_count.py's count, and diff's counts
+# between the two trees' default kernels.  Then the same
 # comparisons on deliberately corrupted copies, which must fail: a check
 # that cannot fail proves nothing.  Ends with "N passed, M failed".
 #
@@ -223,5 +224,75 @@ if [ -e "$idx" ]; then
 	fi
 fi
 
-echo "$passed passed, $failed failed"
+# printk-index diff between the two trees' default kernels, what a
+# monitoring team upgrading from 6.1 to 6.12 needs to know, against counts
+# made here from the oracle's reading of each vmlinux (check_kernel above).
+# An entry is the same in both when its file, function, level and format
+# are (its line may move), so
+#   unchanged           = the entries both kernels have (as multisets),
+#   removed + changed   = 6.1's other entries,
+#   added + changed     = 6.12's other entries,
+# and the exit status is 1, since between two LTS kernels formats were
+# removed or reworded.  The summary goes to BUILD/tree-diff.txt (README).
+check_tree_diff() {
+	local old=$build/6.1/kernel-default/vmlinux new=$build/6.12/kernel-default/vmlinux
+	local rc summary removed added changed moved unchanged n_old n_new common lines
+	"$tool" diff "$old" "$new" > "$tmp/diff.out" 2> "$tmp/diff.err"
+	rc=$?
+	if [ "$rc" = 1 ]; then
+		pass "diff 6.1 6.12 exits 1 (formats removed or changed)"
+	else
+		fail "diff 6.1 6.12 exits 1 (formats removed or changed)" "exit $rc" "$(head -n 3 "$tmp/diff.err")"
+	fi
+	summary=$(grep '^printk-index: .* unchanged$' "$tmp/diff.err")
+	read -r removed added changed moved unchanged < <(echo "$summary" |
+		sed -n 's/^printk-index: \([0-9]*\) removed, \([0-9]*\) added, \([0-9]*\) changed, \([0-9]*\) moved, \([0-9]*\) unchanged$/\1 \2 \3 \4 \5/p')
+	if [ -z "${unchanged:-}" ]; then
+		fail "diff prints its summary" "$(tail -n 3 "$tmp/diff.err")"
+		return
+	fi
+	# The oracle's lines are '<level> file:line function "format"'.
+	read -r n_old n_new common < <(/usr/bin/python3 - "$tmp/6.1-default.vmlinux.oracle" "$tmp/6.12-default.vmlinux.oracle" <<'EOF'
+import collections, re, sys
+line_re = re.compile(rb'^(<[^>]*>) (.*):[0-9]+ (\S+) (".*")$')
+def entries(path):
+    with open(path, "rb") as f:
+        return collections.Counter(line_re.match(l).groups() for l in f.read().splitlines()[1:])
+old, new = entries(sys.argv[1]), entries(sys.argv[2])
+print(sum(old.values()), sum(new.values()), sum((old & new).values()))
+EOF
+)
+	if [ "$unchanged" = "$common" ] && [ $((removed + changed)) = $((n_old - common)) ] &&
+	   [ $((added + changed)) = $((n_new - common)) ]; then
+		pass "diff 6.1 6.12 counts as the oracle does: $n_old and $n_new entries, $common in both"
+	else
+		fail "diff 6.1 6.12 counts as the oracle does" "diff: $summary" \
+			"oracle: 6.1 $n_old entries, 6.12 $n_new, $common in both"
+	fi
+	lines="$(grep -c '^removed ' "$tmp/diff.out") $(grep -c '^added ' "$tmp/diff.out") $(grep -c '^changed ' "$tmp/diff.out")"
+	if [ "$lines" = "$removed $added $changed" ]; then
+		pass "diff 6.1 6.12 lists what its summary counts"
+	else
+		fail "diff 6.1 6.12 lists what its summary counts" "removed/added/changed lines: $lines; summary: $summary"
+	fi
+	printf '6.1 default: %s entries; 6.12 default: %s entries\n%s\n' \
+		"$n_old" "$n_new" "${summary#printk-index: }" > "$build/tree-diff.txt"
+}
+
+skipped=0
+if [ -e "$tmp/6.1-default.vmlinux.oracle" ] && [ -e "$tmp/6.12-default.vmlinux.oracle" ]; then
+	check_tree_diff
+elif [ -n "${PI_TESTS_ALLOW_MISSING:-}" ]; then
+	echo "skip - diff 6.1 6.12: a default kernel is not built (PI_TESTS_ALLOW_MISSING)"
+	skipped=1
+else
+	fail "the default kernels of 6.1 and 6.12 are built, for diff 6.1 6.12" \
+		"make kernel KERNEL=6.12 VARIANT=default (make test builds both)"
+fi
+
+if [ "$skipped" != 0 ]; then
+	echo "$passed passed, $failed failed, $skipped skipped"
+else
+	echo "$passed passed, $failed failed"
+fi
 [ "$failed" = 0 ]
