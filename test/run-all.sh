@@ -14,6 +14,10 @@ for plan in "$@"; do
 	[[ $plan == *:* ]] || { echo "test: '$plan' is not TREE:VARIANT,..."; exit 1; }
 	steps+=("env KERNEL=${plan%%:*} $top/test/boot-test.sh ${plan#*:}")
 done
+# The host tests compare what the trees in the plan built.
+PI_TEST_TREES=
+for plan in "$@"; do PI_TEST_TREES="$PI_TEST_TREES ${plan%%:*}"; done
+export PI_TEST_TREES=${PI_TEST_TREES# }
 steps+=("$top/test/run-host-tests.sh")
 for step in "${steps[@]}"; do
 	step=${step//,/ }
