@@ -9,14 +9,13 @@ set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 start=$(date +%s)
 total_p=0 total_f=0 total_s=0
-steps=()
+# The host tests compare what the trees in the plan built (PI_TEST_TREES).
+steps=() PI_TEST_TREES=
 for plan in "$@"; do
 	[[ $plan == *:* ]] || { echo "test: '$plan' is not TREE:VARIANT,..."; exit 1; }
 	steps+=("env KERNEL=${plan%%:*} $top/test/boot-test.sh ${plan#*:}")
+	PI_TEST_TREES="$PI_TEST_TREES ${plan%%:*}"
 done
-# The host tests compare what the trees in the plan built.
-PI_TEST_TREES=
-for plan in "$@"; do PI_TEST_TREES="$PI_TEST_TREES ${plan%%:*}"; done
 export PI_TEST_TREES=${PI_TEST_TREES# }
 steps+=("$top/test/run-host-tests.sh")
 for step in "${steps[@]}"; do

@@ -90,19 +90,17 @@ check_descriptors() {
 	fi
 }
 
-# check_kernel KOUT: every comparison for one built kernel.
+# check_kernel KOUT NAME: every comparison for one built kernel, named
+# TREE/VARIANT ("6.1/default"); its files in $tmp start with TREE-VARIANT.
 check_kernel() {
-	local kout=$1 dir name ko golden n out dyndbg kasan
-	# "6.1/default": the tree, then the variant.
-	local v=${kout%/kernel-*}
-	v=${v##*/}/${kout##*/kernel-}
-	"$oracle" "$kout/vmlinux" > "$tmp/${v/\//-}.vmlinux.oracle" || { fail "$v: oracle reads vmlinux"; return; }
-	"$tool" extract "$kout/vmlinux" > "$tmp/${v/\//-}.vmlinux.extract" 2>&1 || true
-	same "$v: extract of vmlinux equals the oracle" "$tmp/${v/\//-}.vmlinux.oracle" "$tmp/${v/\//-}.vmlinux.extract"
+	local kout=$1 v=$2 f=${2/\//-} dir name ko golden n out dyndbg kasan
+	"$oracle" "$kout/vmlinux" > "$tmp/$f.vmlinux.oracle" || { fail "$v: oracle reads vmlinux"; return; }
+	"$tool" extract "$kout/vmlinux" > "$tmp/$f.vmlinux.extract" 2>&1 || true
+	same "$v: extract of vmlinux equals the oracle" "$tmp/$f.vmlinux.oracle" "$tmp/$f.vmlinux.extract"
 	# pi_count.py (what the guest counts lines with) against the oracle.
 	n=$("$oracle" --count "$kout/vmlinux")
 	if [ "$n" = "$("$top/test/host/pi_count.py" "$kout/vmlinux")" ] &&
-	   [ "${n#* }" = $(($(wc -l < "$tmp/${v/\//-}.vmlinux.oracle") - 1)) ]; then
+	   [ "${n#* }" = $(($(wc -l < "$tmp/$f.vmlinux.oracle") - 1)) ]; then
 		pass "$v: pi_count.py and the oracle count $n"
 	else
 		fail "$v: pi_count.py and the oracle count alike" "oracle: $n, pi_count.py: $("$top/test/host/pi_count.py" "$kout/vmlinux")"
@@ -124,9 +122,9 @@ check_kernel() {
 			continue
 		fi
 		for ko in "$@"; do
-			"$oracle" "$ko" > "$tmp/${v/\//-}.$name.oracle" || { fail "$v: oracle reads $ko"; continue; }
-			"$tool" extract "$ko" > "$tmp/${v/\//-}.$name.extract" 2>&1 || true
-			same "$v: extract of $(basename "$ko") equals the oracle" "$tmp/${v/\//-}.$name.oracle" "$tmp/${v/\//-}.$name.extract"
+			"$oracle" "$ko" > "$tmp/$f.$name.oracle" || { fail "$v: oracle reads $ko"; continue; }
+			"$tool" extract "$ko" > "$tmp/$f.$name.extract" 2>&1 || true
+			same "$v: extract of $(basename "$ko") equals the oracle" "$tmp/$f.$name.oracle" "$tmp/$f.$name.extract"
 			[ "$name" = pi_sample ] && [ -z "$kasan" ] &&
 				check_layout "$v: $(basename "$ko")" "$ko"
 		done
@@ -143,11 +141,11 @@ check_kernel() {
 				fail "$v: $(basename "$golden") has one module" "$dir builds $# modules"
 				continue
 			fi
-			same "$v: $(basename "$golden") equals the oracle" "$golden" "$tmp/${v/\//-}.$name.oracle"
+			same "$v: $(basename "$golden") equals the oracle" "$golden" "$tmp/$f.$name.oracle"
 		done
 	done
-	if [ -e "$tmp/${v/\//-}.pi_sample.oracle" ]; then
-		set -- "$tmp/${v/\//-}.pi_sample.oracle"
+	if [ -e "$tmp/$f.pi_sample.oracle" ]; then
+		set -- "$tmp/$f.pi_sample.oracle"
 		name="the oracle of pi_sample.ko (with dynamic debug)"
 		if [ -z "$dyndbg" ]; then
 			set -- "$@" "$top/test/modules/pi_sample/pi_sample.golden"
@@ -174,7 +172,7 @@ for kout in "$build"/*/kernel-*/; do
 	tree=${kout%/kernel-*}
 	tree=${tree##*/}
 	if grep -q '^CONFIG_PRINTK_INDEX=y' "$kout/.config"; then
-		check_kernel "$kout"
+		check_kernel "$kout" "$tree/${kout##*/kernel-}"
 		continue
 	fi
 	n=$("$oracle" --count "$kout/vmlinux")
