@@ -30,7 +30,9 @@ mkdir -p "$patches"
 rm -f "$patches"/[0-9][0-9][0-9][0-9]-*.patch
 reroll=()
 [ "$version" -gt 1 ] && reroll=(-v "$version")
-git -C "$tree" format-patch -q --cover-letter --cover-from-description=subject \
+# A fixed abbreviation: git's default grows with the number of loose and
+# packed objects, so the same series would export differently after a gc.
+git -C "$tree" -c core.abbrev=9 format-patch -q --cover-letter --cover-from-description=subject \
 	--zero-commit --no-signature "${reroll[@]}" \
 	-o "$(realpath "$patches")" base..HEAD
 # Numbered file names without the reroll prefix keep 'git log patches/' readable.

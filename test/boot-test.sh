@@ -11,13 +11,39 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 export KERNEL=${KERNEL:-6.1}
 build=${BUILD:-$top/build}/$KERNEL
 
+# build VARIANT LOG: the kernel and initramfs of VARIANT, or, under
+# run-all.sh, the status of the build-ahead.sh builder that makes them
+# (PI_BUILDS, PI_BUILDER), waited for.
+build() {
+	local t0 rc secs
+	t0=$(date +%s)
+	if [ -z "${PI_BUILDS:-}" ]; then
+		echo "boot-test: $KERNEL/$1: building"
+		make -s -C "$top" initramfs KERNEL="$KERNEL" VARIANT="$1" > "$2" 2>&1
+		rc=$?
+		echo "boot-test: $KERNEL/$1: built in $(($(date +%s) - t0))s"
+		return $rc
+	fi
+	echo "boot-test: $KERNEL/$1: waiting for the builder"
+	while [ ! -e "$PI_BUILDS/$KERNEL-$1.rc" ]; do
+		if ! kill -0 "$PI_BUILDER" 2>/dev/null && [ ! -e "$PI_BUILDS/$KERNEL-$1.rc" ]; then
+			echo "the builder (build-ahead.sh) ended before building $KERNEL/$1" > "$2"
+			return 1
+		fi
+		sleep 2
+	done
+	cp "$PI_BUILDS/$KERNEL-$1.log" "$2"
+	read -r rc secs < "$PI_BUILDS/$KERNEL-$1.rc"
+	echo "boot-test: $KERNEL/$1: built in ${secs}s, waited $(($(date +%s) - t0))s"
+	return "$rc"
+}
+
 passed=0 failed=0 skipped=0
 for v in "$@"; do
 	logdir=$build/logs/boot-test-$v
 	rm -rf "$logdir"
 	mkdir -p "$logdir"
-	echo "boot-test: $KERNEL/$v: building"
-	if ! make -s -C "$top" initramfs KERNEL="$KERNEL" VARIANT="$v" > "$logdir/build.log" 2>&1; then
+	if ! build "$v" "$logdir/build.log"; then
 		tail -n 30 "$logdir/build.log"
 		echo "FAIL $KERNEL/$v: the kernel or its initramfs did not build (log: $logdir/build.log)"
 		failed=$((failed + 1))
@@ -27,7 +53,7 @@ for v in "$@"; do
 	start=$(date +%s)
 	"$top/qemu/run-guest.sh" --variant "$v" --kernel "$build/kernel-$v/arch/x86/boot/bzImage" \
 		--initrd "$build/initramfs-$v.cpio.gz" --log-dir "$logdir" \
-		--cmd 'sh /test/run-all' > "$logdir/ktap.log" 2> "$logdir/run.err"
+		--cmd "LOOPS=${LOOPS:-short} sh /test/run-all" > "$logdir/ktap.log" 2> "$logdir/run.err"
 	rc=$?
 	cat "$logdir/run.err"
 	summary=$("$top/test/host/ktap.py" --name "$KERNEL/$v" "$logdir/ktap.log")

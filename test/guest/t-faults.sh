@@ -2,8 +2,8 @@
 # fails (failslab and fail_page_alloc, through /proc/self/fail-nth armed by
 # pi_insmod right before finit_module).  A load makes a few hundred
 # allocations, and in the debug variant under TCG each faulted load takes
-# seconds, so n goes through FAULT_POINTS points spread evenly over all of
-# them rather than through every one.  Each load must either
+# seconds, so n goes through 24 points (12 with short_loops) spread evenly
+# over all of them rather than through every one.  Each load must either
 # succeed, with its index file or with the one pr_warn that says why not, or
 # fail cleanly; after rmmod no index file may be left.  Debug variant only:
 # it needs CONFIG_FAULT_INJECTION_DEBUG_FS.
@@ -34,7 +34,8 @@ mod=pi_sample
 set -- $(pi_insmod $MODULES/$mod.ko 1000000)
 total=${3:-0}
 [ "$1" = loaded ] && rmmod $mod
-points=${FAULT_POINTS:-24}
+points=24
+short_loops && points=12
 k=0 loaded=0 without_file=0 failed=0 stale=0
 while [ $k -lt $points ] && [ $total -gt 0 ]; do
 	n=$((1 + k * (total - 1) / (points - 1)))

@@ -1,6 +1,7 @@
 # Modules come and go while monitoring daemons read the index: seven loaders,
-# one per sample module, load and unload their module (43 times each in the
-# debug variant, 301 in all; 5 times elsewhere) while two readers read every
+# one per sample module, load and unload their module (in the debug
+# variant 43 times each, 301 in all, or 10 with short_loops; 5 times
+# elsewhere) while two readers read every
 # file of both views, whole and at random offsets.  No read may fail or come
 # back short but a read of a file that went away,
 # nothing may hang (the host's timeout), the files left are exactly those of
@@ -15,7 +16,10 @@ fi
 long=pi_longest_possible_module_name_0123456789_abcdefghijkl
 mods="pi_sample pi_empty $long pi_stress_a pi_stress_b pi_stress_c pi_stress_d"
 cycles=5
-[ "$VARIANT" = debug ] && cycles=43
+if [ "$VARIANT" = debug ]; then
+	cycles=43
+	short_loops && cycles=10
+fi
 
 rm -f /tmp/stop /tmp/reads.* /tmp/loads.* /tmp/errors.*
 
