@@ -89,7 +89,7 @@ help:
 	@echo '  test-full             the same with every variant on both trees and LOOPS=long'
 	@echo '  host-test             host-side unit tests only'
 	@echo '  boot-test             boot each of BOOT_VARIANTS and run the guest tests in test/guest/'
-	@echo '  bench                 build default and noindex, boot both, print the cost table (test/bench/)'
+	@echo '  bench                 build default, noindex, drivers and drivers without patches 7-12, boot them, print the cost table (test/bench/)'
 	@echo '  check-series          build (gcc; clang and EFI stub too) and boot the kernel after each patch'
 	@echo '  checkpatch            scripts/checkpatch.pl --strict on every patch'
 	@echo '  clean / distclean     drop kernel builds and images / the whole build folder'
