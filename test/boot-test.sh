@@ -11,32 +11,33 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 export KERNEL=${KERNEL:-6.1}
 build=${BUILD:-$top/build}/$KERNEL
 
-# build VARIANT LOG: the kernel and initramfs of VARIANT, or, under
-# run-all.sh, the status of the build-ahead.sh builder that makes them
-# (PI_BUILDS, PI_BUILDER), waited for.
+# build VARIANT LOG: the kernel and initramfs of VARIANT, made by
+# build-ahead.sh: under run-all.sh by its builder, which runs ahead of the
+# guests (PI_BUILDS, PI_BUILDER) and is waited for; otherwise here and now.
 build() {
-	local t0 rc secs
+	local t0 rc secs dir=${PI_BUILDS:-}
 	t0=$(date +%s)
-	if [ -z "${PI_BUILDS:-}" ]; then
+	if [ -z "$dir" ]; then
 		echo "boot-test: $KERNEL/$1: building"
-		make -s -C "$top" initramfs KERNEL="$KERNEL" VARIANT="$1" > "$2" 2>&1
-		rc=$?
-		echo "boot-test: $KERNEL/$1: built in $(($(date +%s) - t0))s"
-		return $rc
+		dir=$own_builds
+		"$top/test/build-ahead.sh" "$dir" "$KERNEL/$1"
+	else
+		echo "boot-test: $KERNEL/$1: waiting for the builder"
 	fi
-	echo "boot-test: $KERNEL/$1: waiting for the builder"
-	while [ ! -e "$PI_BUILDS/$KERNEL-$1.rc" ]; do
-		if ! kill -0 "$PI_BUILDER" 2>/dev/null && [ ! -e "$PI_BUILDS/$KERNEL-$1.rc" ]; then
+	while [ ! -e "$dir/$KERNEL-$1.rc" ]; do
+		if ! kill -0 "${PI_BUILDER:-}" 2>/dev/null && [ ! -e "$dir/$KERNEL-$1.rc" ]; then
 			echo "the builder (build-ahead.sh) ended before building $KERNEL/$1" > "$2"
 			return 1
 		fi
 		sleep 2
 	done
-	cp "$PI_BUILDS/$KERNEL-$1.log" "$2"
-	read -r rc secs < "$PI_BUILDS/$KERNEL-$1.rc"
+	cp "$dir/$KERNEL-$1.log" "$2"
+	read -r rc secs < "$dir/$KERNEL-$1.rc"
 	echo "boot-test: $KERNEL/$1: built in ${secs}s, waited $(($(date +%s) - t0))s"
 	return "$rc"
 }
+own_builds=$(mktemp -d)
+trap 'rm -rf "$own_builds"' EXIT
 
 passed=0 failed=0 skipped=0
 for v in "$@"; do
