@@ -617,7 +617,8 @@ struct check_ctx {
 static void line_format(struct fmt *out, const struct matcher *m, uint32_t fi)
 {
 	const struct fmt *f = &m->fmts[fi];
-	const struct pi_entry *x = &m->idx->v[m->ents[m->ent_start[fi]]];
+	size_t len;
+	const char *text = pi_entry_model(&m->idx->v[m->ents[m->ent_start[fi]]], &len);
 	bool cont = false, after;
 	struct sbuf t = { 0 };
 	uint32_t k;
@@ -625,14 +626,14 @@ static void line_format(struct fmt *out, const struct matcher *m, uint32_t fi)
 	for (k = 0; k < m->ent_count[fi]; k++)
 		cont |= m->idx->v[m->ents[m->ent_start[fi] + k]].cont;
 	/* not after a lone '%': it would make "%%s", a literal */
-	after = f->open_end && !(x->fmt_len && x->fmt[x->fmt_len - 1] == '%');
+	after = f->open_end && !(len && text[len - 1] == '%');
 	if (!cont && !after) {
-		fmt_compile(out, x->fmt, x->fmt_len);
+		fmt_compile(out, text, len);
 		return;
 	}
 	if (cont)
 		sbuf_add(&t, "%s", 2);
-	sbuf_add(&t, x->fmt, x->fmt_len);
+	sbuf_add(&t, text, len);
 	if (after)
 		sbuf_add(&t, "%s", 2);
 	fmt_compile(out, t.p, t.len);

@@ -470,3 +470,18 @@ void pi_print_entry(FILE *f, const struct pi_entry *e)
 	pi_escape_file(f, e->fmt, e->fmt_len);
 	fputs("\"\n", f);
 }
+
+#define NETDEV_PREFIX "%s %s %s%s: "
+#define NETDEV_PREFIX_UNION_AT 6	/* "%s%s: " */
+
+const char *pi_entry_model(const struct pi_entry *e, size_t *len)
+{
+	size_t n = sizeof(NETDEV_PREFIX) - 1;
+
+	if (e->fmt_len >= n && !memcmp(e->fmt, NETDEV_PREFIX, n)) {
+		*len = e->fmt_len - NETDEV_PREFIX_UNION_AT;
+		return e->fmt + NETDEV_PREFIX_UNION_AT;
+	}
+	*len = e->fmt_len;
+	return e->fmt;
+}

@@ -85,6 +85,16 @@ int pi_load_source(struct pi_index *idx, const char *path, struct pi_err *err);
 /* The system's index: /sys/kernel/printk_index, then debugfs. */
 int pi_load_default(struct pi_index *idx, const char **used, struct pi_err *err);
 
+/*
+ * The text a matcher models for e: its format, except that the prefix of a
+ * netdev_printk() entry, "%s %s %s%s: " (driver, parent device, name and
+ * state), is modelled as "%s%s: ". __netdev_printk() (net/core/dev.c)
+ * prints that full prefix only for a device with a parent; for one without
+ * (veth, bridge, bond, tun) it prints "%s%s: " and for no device
+ * "(NULL net_device): ", and "%s%s: " prints all three.
+ */
+const char *pi_entry_model(const struct pi_entry *e, size_t *len);
+
 /* Write one entry in the kernel layout (with newline). */
 void pi_print_entry(FILE *f, const struct pi_entry *e);
 

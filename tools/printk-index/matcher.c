@@ -87,7 +87,7 @@ static uint64_t hash_bytes(const char *s, size_t n)
 
 /* --- building ------------------------------------------------------ */
 
-/* Distinct formats: entries sharing a format string share its model. */
+/* Distinct models: entries sharing a format (pi_entry_model()) share it. */
 static void dedupe(struct matcher *m)
 {
 	const struct pi_index *idx = m->idx;
@@ -100,12 +100,13 @@ static void dedupe(struct matcher *m)
 	umap_init(&u, idx->n);
 	m->nfmt = 0;
 	for (i = 0; i < idx->n; i++) {
-		const struct pi_entry *e = &idx->v[i];
-		uint64_t h = hash_bytes(e->fmt, e->fmt_len);
+		size_t len, olen;
+		const char *text = pi_entry_model(&idx->v[i], &len);
+		uint64_t h = hash_bytes(text, len);
 		uint32_t slot = h & u.mask;
 
 		for (;; slot = (slot + 1) & u.mask) {
-			const struct pi_entry *o;
+			const char *o;
 
 			if (!u.used[slot]) {
 				u.used[slot] = 1;
@@ -115,9 +116,8 @@ static void dedupe(struct matcher *m)
 				of[i] = m->nfmt++;
 				break;
 			}
-			o = &idx->v[firsts[u.vals[slot]]];
-			if (u.keys[slot] == h && o->fmt_len == e->fmt_len &&
-			    !memcmp(o->fmt, e->fmt, e->fmt_len)) {
+			o = pi_entry_model(&idx->v[firsts[u.vals[slot]]], &olen);
+			if (u.keys[slot] == h && olen == len && !memcmp(o, text, len)) {
 				of[i] = u.vals[slot];
 				break;
 			}
@@ -137,9 +137,10 @@ static void dedupe(struct matcher *m)
 	for (i = 0; i < idx->n; i++)
 		m->ents[m->ent_start[of[i]] + m->ent_count[of[i]]++] = i;
 	for (k = 0; k < m->nfmt; k++) {
-		const struct pi_entry *e = &idx->v[firsts[k]];
+		size_t len;
+		const char *text = pi_entry_model(&idx->v[firsts[k]], &len);
 
-		fmt_compile(&m->fmts[k], e->fmt, e->fmt_len);
+		fmt_compile(&m->fmts[k], text, len);
 	}
 	free(of);
 	free(firsts);

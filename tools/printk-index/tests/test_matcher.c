@@ -137,5 +137,35 @@ void test_matcher(void)
 		t("tape 3 gone", 5, MATCH_NONE, NULL, 0, false);
 		matcher_free(&m);
 	}
+	/*
+	 * netdev_<level>() entries record "%s %s %s%s: "; __netdev_printk()
+	 * (net/core/dev.c) prints that for a device with a parent, "%s%s: "
+	 * for one without (veth, bridge, lo) and "(NULL net_device): " for
+	 * none.  The entries are 6.1's; a dev_<level>() entry's "%s %s: "
+	 * already prints __dev_printk()'s "(NULL device *): ".
+	 */
+	{
+		static const char nd[] = PI_HEADER "\n"
+			"<6> net/core/dev.c:1267 dev_change_name \"%s %s %s%s: renamed from %s\\n\"\n"
+			"<3> net/core/dev.c:8893 dev_change_tx_queue_len \"%s %s %s%s: refused to change device tx_queue_len\\n\"\n"
+			"<3> drivers/base/dd.c:1 probe \"%s %s: probe with driver %s failed with error %d\\n\"\n";
+
+		pi_index_free(&idx);
+		pi_index_init(&idx);
+		f = fmemopen((void *)nd, sizeof(nd) - 1, "r");
+		CHECK_INT(pi_load_stream(&idx, f, "vmlinux", &err), 0);
+		fclose(f);
+		matcher_build(&m, &idx);
+		t("e1000 0000:00:03.0 eth1: renamed from eth0", 6, MATCH_SPECIFIC, "dev_change_name", 1, false);
+		t("lo9: renamed from lo", 6, MATCH_SPECIFIC, "dev_change_name", 1, false);
+		t("veth0 (unregistering): renamed from v", -1, MATCH_SPECIFIC, "dev_change_name", 1, false);
+		t("(NULL net_device): refused to change device tx_queue_len", 3,
+		  MATCH_SPECIFIC, "dev_change_tx_queue_len", 1, false);
+		t("(NULL device *): probe with driver x failed with error -5", 3,
+		  MATCH_SPECIFIC, "probe", 1, false);
+		/* the prefix still ends in ": " */
+		t("lo9 renamed from lo", 6, MATCH_NONE, NULL, 0, false);
+		matcher_free(&m);
+	}
 	pi_index_free(&idx);
 }
