@@ -52,6 +52,43 @@ static uint32_t fmt_width(const struct fmt *f)
 	return w;
 }
 
+/*
+ * "CPU: vendor_id '%s' unknown, using generic init.\nCPU: Your system may
+ * be unstable.\n" is one record, and /dev/kmsg gives it as one; but dmesg
+ * and journalctl show its second line as a line of its own, which only
+ * that format prints. Each later line that is not empty becomes an entry
+ * of its own matcher, with the level and place of the one it comes from.
+ */
+static void later_lines_init(struct chain_matcher *c, const struct pi_index *idx)
+{
+	size_t i, cap = 0;
+
+	pi_index_init(&c->later_idx);
+	for (i = 0; i < idx->n; i++) {
+		const struct pi_entry *e = &idx->v[i];
+		const char *nl = memchr(e->fmt, '\n', e->fmt_len), *end = e->fmt + e->fmt_len;
+
+		while (nl && nl + 1 < end) {
+			const char *start = nl + 1;
+			struct pi_entry line = *e;
+
+			nl = memchr(start, '\n', end - start);
+			line.fmt_len = (nl ? nl + 1 : end) - start;
+			if (*start == '\n')
+				continue;
+			line.fmt = arena_strndup(&c->later_idx.arena, start, line.fmt_len);
+			line.cont = false;
+			pi_index_push(&c->later_idx, &line);
+			if (c->later_idx.n > cap) {
+				cap = c->later_idx.cap;
+				c->later_of = xrealloc(c->later_of, cap * sizeof(*c->later_of));
+			}
+			c->later_of[c->later_idx.n - 1] = e;
+		}
+	}
+	matcher_build(&c->later, &c->later_idx);
+}
+
 void chain_init(struct chain_matcher *c, struct matcher *all)
 {
 	const struct pi_index *idx = all->idx;
@@ -71,12 +108,16 @@ void chain_init(struct chain_matcher *c, struct matcher *all)
 	c->cont_width = xcalloc(c->cont.nfmt + 1, sizeof(uint32_t));
 	for (k = 0; k < c->cont.nfmt; k++)
 		c->cont_width[k] = fmt_width(&c->cont.fmts[k]);
+	later_lines_init(c, idx);
 }
 
 void chain_free(struct chain_matcher *c)
 {
 	matcher_free(&c->cont);
 	pi_index_free(&c->cont_idx);
+	matcher_free(&c->later);
+	pi_index_free(&c->later_idx);
+	free(c->later_of);
 	free(c->cont_width);
 	free(c->memo);
 	free(c->at_first);
@@ -412,6 +453,8 @@ bool chain_match(struct chain_matcher *c, const char *msg, size_t n, int level,
 void attribute_message(struct chain_matcher *c, const char *msg, size_t n,
 		       int level, struct attribution *a)
 {
+	struct match_result later;
+
 	matcher_match(c->all, msg, n, level, &a->single);
 	a->chained = false;
 	if (a->single.status == MATCH_SPECIFIC && !a->single.prefix)
@@ -420,6 +463,14 @@ void attribute_message(struct chain_matcher *c, const char *msg, size_t n,
 	memset(&a->chain, 0, sizeof(a->chain));
 	if (c->cont_idx.n && n)
 		a->chained = chain_from_hits(c, msg, n, level, &a->chain);
+	if (a->chained || !c->later_idx.n)
+		return;
+	/* a whole line of a multi-line format beats a prefix of another */
+	matcher_match(&c->later, msg, n, level, &later);
+	if (later.status == MATCH_SPECIFIC && !later.prefix) {
+		later.best = c->later_of[later.best - c->later_idx.v];
+		a->single = later;
+	}
 }
 
 enum attr_class attribution_class(const struct attribution *a)

@@ -59,6 +59,12 @@ struct chain_matcher {
 	uint32_t *at_hits;
 	size_t at_len, at_hits_cap;
 	const struct pi_entry *base;	/* of the coverings being searched */
+	/* the second and later lines of formats with embedded newlines,
+	 * which a log shows as lines of their own (dmesg from the syslog
+	 * buffer, journalctl), each with the entry it comes from */
+	struct pi_index later_idx;
+	const struct pi_entry **later_of;
+	struct matcher later;
 };
 
 /* all must stay built (and its index alive) while c is used. */
@@ -80,7 +86,8 @@ bool chain_match(struct chain_matcher *c, const char *msg, size_t n, int level,
 /*
  * What "match" and "match --follow" report for one message: the single
  * best format, or, when none prints the whole line (only a prefix, or
- * nothing specific), a covering by KERN_CONT pieces if there is one.
+ * nothing specific), a covering by KERN_CONT pieces if there is one, or
+ * else a later line of a multi-line format that prints the whole line.
  */
 struct attribution {
 	struct match_result single;

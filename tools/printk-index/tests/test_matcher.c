@@ -2,6 +2,7 @@
 /* The whole-index matcher: ranking, generic lines, levels, counts. */
 #include <stdio.h>
 
+#include "../cont.h"
 #include "../matcher.h"
 #include "test.h"
 
@@ -165,6 +166,67 @@ void test_matcher(void)
 		  MATCH_SPECIFIC, "probe", 1, false);
 		/* the prefix still ends in ": " */
 		t("lo9 renamed from lo", 6, MATCH_NONE, NULL, 0, false);
+		matcher_free(&m);
+	}
+	/*
+	 * The later lines of a multi-line format (6.1's entries), as dmesg
+	 * and journalctl show them: each a line of its own.  An empty later
+	 * line ("...name %s\n\n") is left to what prints empty lines.
+	 */
+	{
+		static const char ml[] = PI_HEADER "\n"
+			"<3> arch/x86/kernel/cpu/common.c:928 get_cpu_vendor \"CPU: vendor_id '%s' unknown, using generic init.\\nCPU: Your system may be unstable.\\n\"\n"
+			"<3> init/do_mounts.c:145 devt_from_partuuid \"VFS: PARTUUID= is invalid.\\nExpected PARTUUID=<valid-uuid-id>[/PARTNROFF=%%d]\\n\"\n"
+			"<7> arch/x86/kernel/alternative.c:964 alternatives_smp_module_add \"SMP alternatives: locks %p -> %p, text %p -> %p, name %s\\n\\n\"\n"
+			"<6> kernel/p.c:1 prefix \"Expected \"\n";
+		static const struct {
+			const char *line;
+			int level;
+			const char *func;	/* NULL: not attributed */
+		} cases[] = {
+			{ "CPU: vendor_id 'Foo' unknown, using generic init.", 3, "get_cpu_vendor" },
+			{ "CPU: Your system may be unstable.", 3, "get_cpu_vendor" },
+			{ "CPU: Your system may be unstable.", -1, "get_cpu_vendor" },
+			{ "CPU: Your system may be unstable.", 6, NULL },	/* level */
+			{ "CPU: Your system may be", -1, NULL },
+			/* a whole later line beats another format's prefix */
+			{ "Expected PARTUUID=<valid-uuid-id>[/PARTNROFF=%d]", -1, "devt_from_partuuid" },
+			{ "Expected PARTUUID=x", -1, "prefix" },
+			{ "", 7, NULL },
+		};
+		struct chain_matcher chains;
+		struct attribution a;
+		size_t i;
+
+		pi_index_free(&idx);
+		pi_index_init(&idx);
+		f = fmemopen((void *)ml, sizeof(ml) - 1, "r");
+		CHECK_INT(pi_load_stream(&idx, f, "vmlinux", &err), 0);
+		fclose(f);
+		matcher_build(&m, &idx);
+		chain_init(&chains, &m);
+		CHECK_INT(chains.later_idx.n, 2);
+		for (i = 0; i < ARRAY_SIZE(cases); i++) {
+			const struct pi_entry *e;
+			size_t others;
+
+			attribute_message(&chains, cases[i].line, strlen(cases[i].line),
+					  cases[i].level, &a);
+			e = attribution_class(&a) == CLASS_ATTRIBUTED && !a.chained ? a.single.best : NULL;
+			if (!cases[i].func) {
+				CHECK(e == NULL);
+				continue;
+			}
+			CHECK(e != NULL);
+			if (e) {
+				CHECK_STR(e->func, cases[i].func);
+				/* the entry of the index, format and all */
+				CHECK(e >= idx.v && e < idx.v + idx.n);
+			}
+			others = a.single.nmatch;
+			CHECK_INT(others, 1);
+		}
+		chain_free(&chains);
 		matcher_free(&m);
 	}
 	pi_index_free(&idx);
