@@ -40,15 +40,28 @@ static void t(const char *msg, int level, enum match_status st, const char *func
 	CHECK_INT(r.prefix, prefix);
 }
 
-void test_matcher(void)
+/*
+ * idx, and m built over it, from the text of an index file; what
+ * pi_load_stream() returned (the caller checks it: a case is counted
+ * where its assertions are).
+ */
+static int load(const char *text, size_t len, const char *module)
 {
 	struct pi_err err;
-	FILE *f = fmemopen((void *)small_index, sizeof(small_index) - 1, "r");
+	FILE *f = fmemopen((void *)text, len, "r");
+	int ret;
 
+	pi_index_free(&idx);
 	pi_index_init(&idx);
-	CHECK_INT(pi_load_stream(&idx, f, "vmlinux", &err), 0);
+	ret = pi_load_stream(&idx, f, module, &err);
 	fclose(f);
 	matcher_build(&m, &idx);
+	return ret;
+}
+
+void test_matcher(void)
+{
+	CHECK_INT(load(small_index, sizeof(small_index) - 1, "vmlinux"), 0);
 	CHECK_INT(m.nfmt, 9);	/* "addr %pM\n" is shared */
 
 	t("e1000 0000:00:03.0: Link is Up 1000 Mbps", -1, MATCH_SPECIFIC, "e1000_up", 1, false);
@@ -92,22 +105,12 @@ void test_matcher(void)
 		static const char one[] = PI_HEADER "\n<6> a.c:1 f \"%s\\n\"\n";
 		static const char none[] = PI_HEADER "\n";
 
-		pi_index_free(&idx);
-		pi_index_init(&idx);
-		f = fmemopen((void *)one, sizeof(one) - 1, "r");
-		CHECK_INT(pi_load_stream(&idx, f, "m", &err), 0);
-		fclose(f);
-		matcher_build(&m, &idx);
+		CHECK_INT(load(one, sizeof(one) - 1, "m"), 0);
 		t("anything", 6, MATCH_CATCH_ALL, "f", 1, false);
 		t("anything", 3, MATCH_NONE, NULL, 0, false);
 		matcher_free(&m);
 
-		pi_index_free(&idx);
-		pi_index_init(&idx);
-		f = fmemopen((void *)none, sizeof(none) - 1, "r");
-		CHECK_INT(pi_load_stream(&idx, f, "m", &err), 0);
-		fclose(f);
-		matcher_build(&m, &idx);
+		CHECK_INT(load(none, sizeof(none) - 1, "m"), 0);
 		t("anything", -1, MATCH_NONE, NULL, 0, false);
 		matcher_free(&m);
 	}
@@ -123,12 +126,7 @@ void test_matcher(void)
 			"<6> b.c:1 info \"tape %d gone\\n\"\n"
 			"<3> b.c:2 err2 \"tape %d gone\\n\"\n";
 
-		pi_index_free(&idx);
-		pi_index_init(&idx);
-		f = fmemopen((void *)lv, sizeof(lv) - 1, "r");
-		CHECK_INT(pi_load_stream(&idx, f, "m", &err), 0);
-		fclose(f);
-		matcher_build(&m, &idx);
+		CHECK_INT(load(lv, sizeof(lv) - 1, "m"), 0);
 		t("disk 3 gone", -1, MATCH_SPECIFIC, "dflt", 4, false);
 		t("disk 3 gone", 3, MATCH_SPECIFIC, "err", 3, false);
 		t("disk 3 gone", 4, MATCH_SPECIFIC, "warn", 3, false);
@@ -151,12 +149,7 @@ void test_matcher(void)
 			"<3> net/core/dev.c:8893 dev_change_tx_queue_len \"%s %s %s%s: refused to change device tx_queue_len\\n\"\n"
 			"<3> drivers/base/dd.c:1 probe \"%s %s: probe with driver %s failed with error %d\\n\"\n";
 
-		pi_index_free(&idx);
-		pi_index_init(&idx);
-		f = fmemopen((void *)nd, sizeof(nd) - 1, "r");
-		CHECK_INT(pi_load_stream(&idx, f, "vmlinux", &err), 0);
-		fclose(f);
-		matcher_build(&m, &idx);
+		CHECK_INT(load(nd, sizeof(nd) - 1, "vmlinux"), 0);
 		t("e1000 0000:00:03.0 eth1: renamed from eth0", 6, MATCH_SPECIFIC, "dev_change_name", 1, false);
 		t("lo9: renamed from lo", 6, MATCH_SPECIFIC, "dev_change_name", 1, false);
 		t("veth0 (unregistering): renamed from v", -1, MATCH_SPECIFIC, "dev_change_name", 1, false);
@@ -198,17 +191,11 @@ void test_matcher(void)
 		struct attribution a;
 		size_t i;
 
-		pi_index_free(&idx);
-		pi_index_init(&idx);
-		f = fmemopen((void *)ml, sizeof(ml) - 1, "r");
-		CHECK_INT(pi_load_stream(&idx, f, "vmlinux", &err), 0);
-		fclose(f);
-		matcher_build(&m, &idx);
+		CHECK_INT(load(ml, sizeof(ml) - 1, "vmlinux"), 0);
 		chain_init(&chains, &m);
 		CHECK_INT(chains.later_idx.n, 2);
 		for (i = 0; i < ARRAY_SIZE(cases); i++) {
 			const struct pi_entry *e;
-			size_t others;
 
 			attribute_message(&chains, cases[i].line, strlen(cases[i].line),
 					  cases[i].level, &a);
@@ -223,8 +210,7 @@ void test_matcher(void)
 				/* the entry of the index, format and all */
 				CHECK(e >= idx.v && e < idx.v + idx.n);
 			}
-			others = a.single.nmatch;
-			CHECK_INT(others, 1);
+			CHECK_INT(a.single.nmatch, 1);
 		}
 		chain_free(&chains);
 		matcher_free(&m);
