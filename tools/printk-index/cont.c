@@ -61,7 +61,7 @@ static uint32_t fmt_width(const struct fmt *f)
  */
 static void later_lines_init(struct chain_matcher *c, const struct pi_index *idx)
 {
-	size_t i, cap = 0;
+	size_t i;
 
 	pi_index_init(&c->later_idx);
 	for (i = 0; i < idx->n; i++) {
@@ -79,10 +79,8 @@ static void later_lines_init(struct chain_matcher *c, const struct pi_index *idx
 			line.fmt = arena_strndup(&c->later_idx.arena, start, line.fmt_len);
 			line.cont = false;
 			pi_index_push(&c->later_idx, &line);
-			if (c->later_idx.n > cap) {
-				cap = c->later_idx.cap;
-				c->later_of = xrealloc(c->later_of, cap * sizeof(*c->later_of));
-			}
+			/* a few dozen in a whole kernel: grown one at a time */
+			c->later_of = xrealloc(c->later_of, c->later_idx.n * sizeof(*c->later_of));
 			c->later_of[c->later_idx.n - 1] = e;
 		}
 	}

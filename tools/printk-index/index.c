@@ -471,16 +471,17 @@ void pi_print_entry(FILE *f, const struct pi_entry *e)
 	fputs("\"\n", f);
 }
 
-#define NETDEV_PREFIX "%s %s %s%s: "
-#define NETDEV_PREFIX_UNION_AT 6	/* "%s%s: " */
+/* netdev_<level>()'s prefix is the parent's part, then "%s%s: " */
+#define NETDEV_PARENT "%s %s "
+#define NETDEV_PREFIX NETDEV_PARENT "%s%s: "
 
 const char *pi_entry_model(const struct pi_entry *e, size_t *len)
 {
-	size_t n = sizeof(NETDEV_PREFIX) - 1;
+	size_t n = sizeof(NETDEV_PREFIX) - 1, skip = sizeof(NETDEV_PARENT) - 1;
 
 	if (e->fmt_len >= n && !memcmp(e->fmt, NETDEV_PREFIX, n)) {
-		*len = e->fmt_len - NETDEV_PREFIX_UNION_AT;
-		return e->fmt + NETDEV_PREFIX_UNION_AT;
+		*len = e->fmt_len - skip;
+		return e->fmt + skip;
 	}
 	*len = e->fmt_len;
 	return e->fmt;
