@@ -5,12 +5,13 @@
  * no single format prints (the base one only as a prefix).
  *
  * The search: the base piece is a format without a trailing newline
- * (fmt.open_end) that the full matcher finds as a prefix match; for every
- * length at which it prints exactly the start of the line, the rest must be
- * a sequence of continuation formats (entries flagged KERN_CONT, in a
- * matcher of their own). The best covering of each rest offset is
- * memoized, so the work is bounded by offsets x candidate formats x split
- * lengths, and a step budget caps pathological lines.
+ * (fmt.open_end) that the full matcher finds as a prefix match, and the
+ * rest of the line must be a sequence of continuation formats (entries
+ * flagged KERN_CONT). One backward sweep over the line's offsets works out
+ * the best covering of every suffix, format by format and token by token
+ * (cont.c says how); its work is bounded by offsets x the tokens of the
+ * formats whose literal bytes the line contains, plus the validation of
+ * bounded conversions.
  *
  * Best = most literal bytes over all pieces, then the most pieces from
  * the base's file, then the narrowest conversions (" %d" before " %s"),
@@ -41,24 +42,32 @@ struct chain {
 	uint32_t lit_bytes;	/* literal bytes of all pieces' formats */
 };
 
-struct chain_memo;
+struct cover_row;
 
 struct chain_matcher {
 	struct matcher *all;		/* borrowed, built over the index */
 	struct pi_index cont_idx;	/* copies of the KERN_CONT entries */
+	/* the continuation formats, deduplicated, with their entries: the
+	 * search reads them but never runs this matcher (cont.c) */
 	struct matcher cont;
 	uint32_t *cont_width;		/* per cont format: see fmt_width() */
-	struct chain_memo *memo;
-	size_t memo_cap;
-	unsigned long budget;		/* exact matches left for this line */
-	/* the continuation matcher's hits at each offset of this line,
-	 * (format, enum fmt_result) pairs: they do not depend on the base,
-	 * so the matcher runs at most once an offset whatever the bases */
-	uint32_t *at_first, *at_count;	/* per offset; UINT32_MAX = not yet */
-	size_t at_cap;
-	uint32_t *at_hits;
-	size_t at_len, at_hits_cap;
-	const struct pi_entry *base;	/* of the coverings being searched */
+	/* the search's tables for the current line, grown as needed */
+	uint32_t *cand;			/* the candidate formats */
+	struct cover_row *rows;		/* one per candidate, and the base */
+	size_t rows_cap;
+	int64_t *vals;			/* the rows' per-offset values */
+	size_t vals_cap;
+	int64_t *ends;			/* the six arrays below */
+	int64_t *best, *best_sm;	/* per offset: best covering of the rest */
+	int64_t *tail, *tail_sm;	/* the same, after a base */
+	int64_t *fin, *fin_sm;		/* after a closed piece: the end only */
+	uint32_t *choice;		/* per offset: the row of its first piece */
+	size_t pos_cap;
+	uint64_t *span_ends;		/* model_ends(): ends, then starts */
+	int64_t *at_p;			/* piece_end()'s values at the start */
+	size_t at_p_cap;
+	struct fmt base_fmt;		/* sizes the base's row */
+	unsigned long work;		/* bytes left to validate on this line */
 	/* the second and later lines of formats with embedded newlines,
 	 * which a log shows as lines of their own (dmesg from the syslog
 	 * buffer, journalctl), each with the entry it comes from */

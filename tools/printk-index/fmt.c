@@ -852,6 +852,11 @@ static bool tok_accepts_span(const struct fmt_tok *t, const unsigned char *s, si
 	return false;
 }
 
+bool fmt_tok_accepts_span(const struct fmt_tok *t, const char *s, size_t n)
+{
+	return tok_accepts_span(t, (const unsigned char *)s, n);
+}
+
 bool fmt_tok_accepts(const struct fmt_tok *t, const char *str, size_t n)
 {
 	const unsigned char *s = (const unsigned char *)str;

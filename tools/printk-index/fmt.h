@@ -147,6 +147,9 @@ enum fmt_result fmt_match_backtrack(const struct fmt *f, const char *msg, size_t
 
 /* Validators, exported for the unit tests. */
 bool fmt_tok_accepts(const struct fmt_tok *t, const char *s, size_t n);
+/* The same, for a span already known to be within the token's length
+ * bounds and made of bytes of its class (the caller checked). */
+bool fmt_tok_accepts_span(const struct fmt_tok *t, const char *s, size_t n);
 
 /* A plausible rendering with sample arguments (tests, benchmark). */
 void fmt_render(const struct fmt *f, struct sbuf *out, uint64_t seed);

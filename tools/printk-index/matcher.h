@@ -87,8 +87,6 @@ struct matcher {
 	uint8_t *hit_kind;	/* their enum fmt_result */
 	uint32_t nhits;
 	uint64_t tried;		/* statistics: exact matches attempted */
-	/* try generic formats even when specific ones match (cont.h) */
-	bool always_generic;
 };
 
 enum match_status {
