@@ -11,9 +11,9 @@
  */
 #define CHAIN_LINE_MAX 1024
 
-/* Bytes of conversion spans looked at per line, at most: real lines use
- * a small part of it (README); a made-up line that needs more gets no
- * covering rather than unbounded time. */
+/* Conversion spans tried and bytes validated per line, at most: real
+ * lines use a small part of it (README); a made-up line that needs more
+ * gets no covering rather than unbounded time. */
 #define CHAIN_WORK_MAX (64UL * CHAIN_LINE_MAX)
 
 /*
@@ -24,8 +24,12 @@
  * bytes and near pieces fit in 11 bits each, the pieces' widths (at most
  * PIECE_WIDTH_MAX each) in 23, and the fields never reach into each other.
  */
-#define SCORE_NONE INT64_MIN
 #define PIECE_WIDTH_MAX 8191
+
+/* No covering: below every score one can have (whose parts are bounded,
+ * above), and one byte repeated, so that memset() fills tables with it. */
+#define SCORE_FILL 0x80
+#define SCORE_NONE ((int64_t)0x8080808080808080ULL)
 
 static int64_t score_of(uint32_t lit, uint32_t near, uint32_t width, uint32_t npieces)
 {
@@ -105,7 +109,7 @@ void chain_init(struct chain_matcher *c, struct matcher *all)
 	c->cont_width = xcalloc(c->cont.nfmt + 1, sizeof(uint32_t));
 	for (k = 0; k < c->cont.nfmt; k++)
 		c->cont_width[k] = fmt_width(&c->cont.fmts[k]);
-	c->cand = xcalloc(c->cont.nfmt + 1, sizeof(*c->cand));
+	c->cand = xcalloc(2 * (c->cont.nfmt + 1), sizeof(*c->cand));
 	later_lines_init(c, idx);
 }
 
@@ -123,7 +127,14 @@ void chain_free(struct chain_matcher *c)
 	free(c->ends);
 	free(c->choice);
 	free(c->at_p);
+	free(c->fold_pos);
+	free(c->fold_max);
+	free(c->run_pos);
+	free(c->run_end);
 	free(c->span_ends);
+	free(c->head);
+	free(c->visit_row);
+	free(c->visit_next);
 	memset(c, 0, sizeof(*c));
 }
 
@@ -197,23 +208,42 @@ static const struct pi_entry *pick_piece(const struct matcher *m, uint32_t k,
  * The search. A row is one candidate format. For each of its tokens t
  * after the first, v[t - 1][pos] is the best score of covering msg[pos..n)
  * with the format's tokens from t on and then whole pieces, SCORE_NONE if
- * there is none; sm[t - 1][pos] is the maximum of v[t - 1][pos..n]. The
- * rows are filled from the end of the line backwards, so that what follows
- * a token is known when the token is: a literal looks up one offset, a
- * conversion that prints anything (%s) one suffix maximum, and any other
- * conversion the offsets its length bounds allow, each span validated.
- * best[pos], the best covering of msg[pos..n) by pieces, is then the best
- * row starting at pos plus that piece's own score. Every offset is visited
- * once per row token, whatever the line: the work is bounded by offsets x
- * the tokens of the candidate rows, plus the validated spans.
+ * there is none. The offsets are visited from the end of the line
+ * backwards, so that what follows a token is known when the token is: a
+ * literal looks up one offset, a conversion that prints anything (%s) the
+ * maximum of what follows it from its shortest span on (kept per token as
+ * the sweep goes down the line: each offset is folded in once), a %p model
+ * one pass of its NFA, and other conversions the offsets their length
+ * bounds allow, each span validated. best[pos], the best covering of
+ * msg[pos..n) by pieces, is then the best row starting at pos plus that
+ * piece's own score.
+ *
+ * A row is visited only at the offsets where one of its tokens can start
+ * (a literal where it occurs, a token after a literal where that literal
+ * ends, a first conversion where a byte of its class is): the values are
+ * SCORE_NONE everywhere else. Rows with a token that can start anywhere
+ * (a first %s, two conversions in a row) are visited at every offset. The
+ * work is bounded by the visits x the row's tokens, plus the validated
+ * spans.
  */
 struct cover_row {
 	const struct fmt *f;
 	uint32_t fmt;		/* in c->cont, or in c->all for a base */
+	bool dense;		/* every token tried at every offset */
+	bool first_anywhere;	/* the first token tried at every offset */
+	size_t seen_at;		/* the offset of its last visit */
 	int64_t weight;		/* the piece's own score */
-	int64_t *v, *sm;	/* [t - 1][pos], t = 1..ntok - 1 */
-	const int64_t *end, *end_sm;	/* what may follow the piece */
+	int64_t *v;		/* [t - 1][pos], t = 1..ntok - 1 */
+	const int64_t *end;	/* what may follow the piece */
+	/* per %s-like token: the maximum of what follows it at offsets
+	 * fold_pos[t]..n, folded in as the sweep goes down */
+	size_t *fold_pos;
+	int64_t *fold_max;
+	/* per token: the end of the run of bytes of its class that starts
+	 * at run_pos[t] (see span_limit()) */
+	size_t *run_pos, *run_end;
 };
+
 
 /* Does the token print every span of at least tk->min bytes? */
 static bool any_span(const struct fmt_tok *tk)
@@ -222,20 +252,41 @@ static bool any_span(const struct fmt_tok *tk)
 	       (tk->kind == TK_WILD || (tk->kind == TK_STR && tk->prec < 0));
 }
 
-/* What follows token t of row r, at offset q; "here" is its value at the
- * offset p where token t starts, which the caller is working out. */
-static int64_t next_at(const struct cover_row *r, uint32_t t, size_t q, size_t p,
-		       int64_t here, size_t stride)
+/* What follows token t of row r at offset q, q after the token's start. */
+static int64_t after(const struct chain_matcher *c, const struct cover_row *r, uint32_t t,
+		     size_t q)
 {
-	if (q == p)
-		return here;
-	return t + 1 == r->f->ntok ? r->end[q] : r->v[t * stride + q];
+	return t + 1 == r->f->ntok ? r->end[q] : r->v[t * c->stride + q];
 }
 
-/* The maximum of next_at() over offsets q..n, q after p. */
-static int64_t next_max(const struct cover_row *r, uint32_t t, size_t q, size_t stride)
+/* The same at any q; "here" is its value at the offset p where token t
+ * starts, which the caller is working out. */
+static int64_t next_at(const struct chain_matcher *c, const struct cover_row *r, uint32_t t,
+		       size_t q, size_t p, int64_t here)
 {
-	return t + 1 == r->f->ntok ? r->end_sm[q] : r->sm[t * stride + q];
+	return q == p ? here : after(c, r, t, q);
+}
+
+/* The maximum of after() over offsets q..n, q after the token's start:
+ * folded (the sweep only goes down), or counted (piece_end(), after it). */
+static int64_t after_max(const struct chain_matcher *c, struct cover_row *r, uint32_t t,
+			 size_t q, bool fold)
+{
+	int64_t m = SCORE_NONE, nv;
+	size_t x;
+
+	if (!fold) {
+		for (x = q; x <= c->n; x++)
+			if ((nv = after(c, r, t, x)) > m)
+				m = nv;
+		return m;
+	}
+	while (r->fold_pos[t] > q) {
+		nv = after(c, r, t, --r->fold_pos[t]);
+		if (nv > r->fold_max[t])
+			r->fold_max[t] = nv;
+	}
+	return r->fold_max[t];
 }
 
 /* Can token t start at p? A literal only where its first byte is, any
@@ -252,6 +303,7 @@ static inline bool token_may_start(const struct fmt *f, uint32_t t, const char *
 	if (!t || (prev = tk - 1)->kind != TK_LIT)
 		return true;
 	lit = f->lit + prev->lit_off;
+	/* the last byte first: most offsets fail there */
 	return p >= prev->lit_len && msg[p - 1] == lit[prev->lit_len - 1] &&
 	       !memcmp(msg + p - prev->lit_len, lit, prev->lit_len - 1);
 }
@@ -268,19 +320,30 @@ static bool span_ok(struct chain_matcher *c, const struct fmt_tok *tk, const cha
 	return fmt_tok_accepts_span(tk, msg + p, q - p);
 }
 
-/* The last offset a span of token tk from p may end at: its length bound,
- * the end of the line, or the first byte it can not print. Counts the
- * offsets, which the caller then walks. */
-static size_t span_limit(struct chain_matcher *c, const struct fmt_tok *tk,
-			 const char *msg, size_t n, size_t p)
+/* The last offset a span of token t of row r from p may end at: its
+ * length bound, the end of the line, or the first byte it can not print.
+ * During the sweep (fold), p only goes down, so the run of class bytes
+ * found for the last p is reused: each byte is looked at once. */
+static size_t span_limit(struct chain_matcher *c, struct cover_row *r, uint32_t t,
+			 const char *msg, size_t p, bool fold)
 {
-	size_t hi = tk->max != FMT_INF && n - p > tk->max ? p + tk->max : n, q = hi;
+	const struct fmt_tok *tk = &r->f->tok[t];
+	size_t n = c->n, hi = tk->max != FMT_INF && n - p > tk->max ? p + tk->max : n, q;
 
-	if (!tk->cls_all)
+	if (tk->cls_all)
+		return hi;
+	if (!fold || (r->run_pos[t] < p && r->run_pos[t] <= n)) {
 		for (q = p; q < hi && cls_has(tk->cls, (unsigned char)msg[q]); q++)
 			;
-	c->work = c->work > q - p ? c->work - (q - p) : 0;
-	return q;
+		return q;
+	}
+	if (r->run_pos[t] > n)
+		r->run_pos[t] = r->run_end[t] = n;	/* first use */
+	for (q = r->run_pos[t]; q > p; q--)
+		if (!cls_has(tk->cls, (unsigned char)msg[q - 1]))
+			r->run_end[t] = q - 1;
+	r->run_pos[t] = p;
+	return r->run_end[t] < hi ? r->run_end[t] : hi;
 }
 
 /*
@@ -309,29 +372,33 @@ static bool model_ends(struct chain_matcher *c, const struct fmt_tok *tk, const 
 /* The next end set in c->span_ends at or after offset q, or SIZE_MAX. */
 static size_t next_end(const struct chain_matcher *c, size_t p, size_t q, size_t hi)
 {
-	for (; q <= hi; q++)
-		if (c->span_ends[(q - p) / 64] >> ((q - p) % 64) & 1)
-			return q;
-	return SIZE_MAX;
+	size_t w = (q - p) / 64, last = (hi - p) / 64;
+	uint64_t x = c->span_ends[w] & (~0ULL << ((q - p) % 64));
+
+	while (!x && w < last)
+		x = c->span_ends[++w];
+	if (!x || p + w * 64 + __builtin_ctzll(x) > hi)
+		return SIZE_MAX;
+	return p + w * 64 + __builtin_ctzll(x);
 }
 
-/* The best covering of msg[p..n) that starts with token t of row r. */
-static int64_t token_value(struct chain_matcher *c, const struct cover_row *r, uint32_t t,
-			   const char *msg, size_t n, size_t p, int64_t here, size_t stride)
+/* The best covering of msg[p..n) that starts with token t of row r, a
+ * token that can start at p (token_at()); fold: during the sweep (see
+ * after_max()). */
+static int64_t token_value(struct chain_matcher *c, struct cover_row *r, uint32_t t,
+			   const char *msg, size_t p, int64_t here, bool fold)
 {
 	const struct fmt *f = r->f;
 	const struct fmt_tok *tk = &f->tok[t];
+	size_t n = c->n, q, hi;
 	int64_t v = SCORE_NONE, nv;
-	size_t q, hi;
 
-	if (!token_may_start(f, t, msg, n, p))
-		return SCORE_NONE;
 	if (tk->kind == TK_LIT) {
 		const char *lit = f->lit + tk->lit_off;
 
 		if (tk->lit_len > n - p || memcmp(msg + p + 1, lit + 1, tk->lit_len - 1))
 			return SCORE_NONE;
-		return next_at(r, t, p + tk->lit_len, p, here, stride);
+		return after(c, r, t, p + tk->lit_len);
 	}
 	if (tk->min > n - p)
 		return SCORE_NONE;
@@ -339,23 +406,34 @@ static int64_t token_value(struct chain_matcher *c, const struct cover_row *r, u
 		q = p + tk->min;
 		if (q == p)
 			v = here, q++;
-		if (q <= n && (nv = next_max(r, t, q, stride)) > v)
+		if (q <= n && (nv = after_max(c, r, t, q, fold)) > v)
 			v = nv;
 		return v;
 	}
-	hi = span_limit(c, tk, msg, n, p);
+	hi = span_limit(c, r, t, msg, p, fold);
 	if (model_ends(c, tk, msg, p, hi)) {
 		for (q = p + tk->min; (q = next_end(c, p, q, hi)) != SIZE_MAX; q++)
-			if ((nv = next_at(r, t, q, p, here, stride)) > v)
+			if ((nv = next_at(c, r, t, q, p, here)) > v)
 				v = nv;
 		return v;
 	}
-	for (q = p + tk->min; q <= hi; q++) {
-		nv = next_at(r, t, q, p, here, stride);
+	for (q = p + tk->min; q <= hi && c->work; q++) {
+		c->work--;
+		nv = next_at(c, r, t, q, p, here);
 		if (nv > v && span_ok(c, tk, msg, p, q))
 			v = nv;
 	}
 	return v;
+}
+
+/* The same for any token: most (row, token, offset) triples stop at the
+ * first test, so it is inlined in the loops. */
+static inline int64_t token_at(struct chain_matcher *c, struct cover_row *r, uint32_t t,
+			       const char *msg, size_t p, int64_t here, bool fold)
+{
+	if (!token_may_start(r->f, t, msg, c->n, p))
+		return SCORE_NONE;
+	return token_value(c, r, t, msg, p, here, fold);
 }
 
 /*
@@ -364,74 +442,69 @@ static int64_t token_value(struct chain_matcher *c, const struct cover_row *r, u
  * p: here, these values leave it out. Returns the start's value.
  */
 static int64_t row_step(struct chain_matcher *c, struct cover_row *r, const char *msg,
-			size_t n, size_t p, size_t stride)
+			size_t p)
 {
 	int64_t here = SCORE_NONE;
 	uint32_t t;
 
 	for (t = r->f->ntok; t-- > 0;) {
-		here = token_value(c, r, t, msg, n, p, here, stride);
+		here = token_at(c, r, t, msg, p, here, true);
 		if (t)
-			r->v[(t - 1) * stride + p] = here;
+			r->v[(t - 1) * c->stride + p] = here;
 	}
 	return here;
 }
 
 /* Then, with r->end[p] known: the tokens that can end the piece at p
  * without printing anything take it in (pieces starting before p read
- * them), and the suffix maxima move on to p. */
+ * them). */
 static void row_finish(struct chain_matcher *c, struct cover_row *r, const char *msg,
-		       size_t n, size_t p, size_t stride)
+		       size_t p)
 {
 	const struct fmt *f = r->f;
 	int64_t here = r->end[p];
 	uint32_t t;
 
-	for (t = f->ntok; t-- > 1;) {
-		int64_t *v = &r->v[(t - 1) * stride + p], *sm = &r->sm[(t - 1) * stride + p];
+	for (t = f->ntok; t-- > 1 && !f->rest_min[t];) {
+		int64_t *v = &r->v[(t - 1) * c->stride + p];
 
-		if (!f->rest_min[t])
-			*v = token_value(c, r, t, msg, n, p, here, stride);
+		*v = token_at(c, r, t, msg, p, here, true);
 		here = *v;
-		*sm = *v > sm[1] ? *v : sm[1];
 	}
 }
 
 /* The offset where row r's piece from p ends on the covering the values
  * describe: follow its tokens, each time to the first span whose value is
- * the one row_step() found. */
+ * the one the sweep found. */
 static size_t piece_end(struct chain_matcher *c, struct cover_row *r, const char *msg,
-			size_t n, size_t p, size_t stride)
+			size_t p)
 {
 	const struct fmt *f = r->f;
 	int64_t *at_p = c->at_p, want, here;
-	size_t x = p, q, hi;
+	size_t n = c->n, x = p, q, hi;
 	uint32_t t;
 
 	at_p[f->ntok] = SCORE_NONE;
 	for (t = f->ntok; t-- > 0;)
-		at_p[t] = token_value(c, r, t, msg, n, p, at_p[t + 1], stride);
+		at_p[t] = token_at(c, r, t, msg, p, at_p[t + 1], false);
 	want = at_p[0];
 	for (t = 0; t < f->ntok; t++) {
 		const struct fmt_tok *tk = &f->tok[t];
 
-		if (x == p)
-			here = at_p[t + 1];
-		else
-			here = t + 1 == f->ntok ? r->end[x] : r->v[t * stride + x];
+		here = x == p ? at_p[t + 1] : after(c, r, t, x);
 		if (tk->kind == TK_LIT) {
 			x += tk->lit_len;
-			want = next_at(r, t, x, x - tk->lit_len, here, stride);
+			want = after(c, r, t, x);
 			continue;
 		}
-		hi = any_span(tk) ? n : span_limit(c, tk, msg, n, x);
+		hi = any_span(tk) ? n : span_limit(c, r, t, msg, x, false);
 		if (!any_span(tk) && model_ends(c, tk, msg, x, hi)) {
 			for (q = x + tk->min; (q = next_end(c, x, q, hi)) != SIZE_MAX; q++)
-				if (next_at(r, t, q, x, here, stride) == want)
+				if (next_at(c, r, t, q, x, here) == want)
 					break;
 		} else {
 			for (q = x + tk->min; q <= hi; q++)
-				if (next_at(r, t, q, x, here, stride) == want &&
+				if (next_at(c, r, t, q, x, here) == want &&
 				    (any_span(tk) || fmt_tok_accepts_span(tk, msg + x, q - x)))
 					break;
 		}
@@ -445,8 +518,10 @@ static size_t piece_end(struct chain_matcher *c, struct cover_row *r, const char
 static void cover_start(struct chain_matcher *c, size_t nrows, size_t tokens,
 			uint32_t ntok, size_t n)
 {
-	size_t stride = n + 2, need = 2 * tokens * stride, q;
+	size_t stride = n + 2, need = tokens * stride, q;
 
+	c->n = n;
+	c->stride = stride;
 	if (c->rows_cap < nrows) {
 		c->rows_cap = nrows;
 		c->rows = xrealloc(c->rows, nrows * sizeof(*c->rows));
@@ -455,46 +530,58 @@ static void cover_start(struct chain_matcher *c, size_t nrows, size_t tokens,
 		c->vals_cap = need;
 		c->vals = xrealloc(c->vals, need * sizeof(*c->vals));
 	}
-	if (c->at_p_cap < ntok + 1) {
-		c->at_p_cap = ntok + 1;
-		c->at_p = xrealloc(c->at_p, c->at_p_cap * sizeof(*c->at_p));
+	if (c->tok_cap < tokens + ntok + 1) {
+		c->tok_cap = tokens + ntok + 1;
+		c->at_p = xrealloc(c->at_p, c->tok_cap * sizeof(*c->at_p));
+		c->fold_pos = xrealloc(c->fold_pos, c->tok_cap * sizeof(*c->fold_pos));
+		c->fold_max = xrealloc(c->fold_max, c->tok_cap * sizeof(*c->fold_max));
+		c->run_pos = xrealloc(c->run_pos, c->tok_cap * sizeof(*c->run_pos));
+		c->run_end = xrealloc(c->run_end, c->tok_cap * sizeof(*c->run_end));
 	}
 	if (c->pos_cap < stride) {
 		c->pos_cap = stride;
-		c->ends = xrealloc(c->ends, 6 * stride * sizeof(*c->ends));
+		c->ends = xrealloc(c->ends, 3 * stride * sizeof(*c->ends));
 		c->choice = xrealloc(c->choice, stride * sizeof(*c->choice));
 		c->span_ends = xrealloc(c->span_ends, 2 * (stride / 64 + 1) * sizeof(*c->span_ends));
+		c->head = xrealloc(c->head, stride * sizeof(*c->head));
 	}
 	c->best = c->ends;
-	c->best_sm = c->best + stride;
-	c->tail = c->best_sm + stride;
-	c->tail_sm = c->tail + stride;
-	c->fin = c->tail_sm + stride;
-	c->fin_sm = c->fin + stride;
+	c->tail = c->best + stride;
+	c->fin = c->tail + stride;
 	/* a closed format ("...\n") ends the line */
-	for (q = 0; q <= n; q++) {
+	for (q = 0; q < stride; q++)
 		c->fin[q] = q == n ? 0 : SCORE_NONE;
-		c->fin_sm[q] = 0;
-	}
-	c->fin[n + 1] = c->fin_sm[n + 1] = SCORE_NONE;
 	c->work = CHAIN_WORK_MAX;
 }
 
-/* Point row r at format f and its share of the tables, from *off on. */
+/* Point row r at format f and its share of the tables. */
 static void row_init(struct chain_matcher *c, struct cover_row *r, const struct fmt *f,
-		     uint32_t fmt, size_t *off, size_t n)
+		     uint32_t fmt, size_t *vals, size_t *toks)
 {
-	size_t stride = n + 2, rows = f->ntok ? f->ntok - 1 : 0, t;
-
 	r->f = f;
 	r->fmt = fmt;
-	r->v = c->vals + *off;
-	r->sm = r->v + rows * stride;
-	*off += 2 * rows * stride;
-	for (t = 0; t < rows; t++)
-		r->sm[t * stride + n + 1] = SCORE_NONE;
+	r->v = c->vals + *vals;
+	r->fold_pos = c->fold_pos + *toks;
+	r->fold_max = c->fold_max + *toks;
+	r->run_pos = c->run_pos + *toks;
+	r->run_end = c->run_end + *toks;
+	*vals += (f->ntok ? f->ntok - 1 : 0) * c->stride;
+	*toks += f->ntok;
 	r->end = f->open_end ? c->best : c->fin;
-	r->end_sm = f->open_end ? c->best_sm : c->fin_sm;
+}
+
+/* Before a sweep over row r: no values yet, nothing folded. */
+static void row_reset(const struct chain_matcher *c, struct cover_row *r)
+{
+	uint32_t t;
+
+	if (r->f->ntok > 1)
+		memset(r->v, SCORE_FILL, (r->f->ntok - 1) * c->stride * sizeof(*r->v));
+	for (t = 0; t < r->f->ntok; t++) {
+		r->fold_pos[t] = c->n + 1;
+		r->fold_max[t] = SCORE_NONE;
+		r->run_pos[t] = SIZE_MAX;
+	}
 }
 
 /* Does every literal of f occur in msg[0..n)? */
@@ -515,7 +602,7 @@ static size_t cover_rows(struct chain_matcher *c, const char *msg, size_t n, siz
 			 const struct fmt *base)
 {
 	uint64_t have[4];
-	size_t nrows = 0, tokens = 0, off = 0;
+	size_t nrows = 0, tokens = 0, vals = 0, toks = 0;
 	uint32_t k, ntok = base ? base->ntok : 0;
 	int i;
 
@@ -535,9 +622,9 @@ static size_t cover_rows(struct chain_matcher *c, const char *msg, size_t n, siz
 	}
 	cover_start(c, nrows + 1, tokens + ntok, ntok, n);
 	for (i = 0; (size_t)i < nrows; i++)
-		row_init(c, &c->rows[i], &c->cont.fmts[c->cand[i]], c->cand[i], &off, n);
+		row_init(c, &c->rows[i], &c->cont.fmts[c->cand[i]], c->cand[i], &vals, &toks);
 	if (base)
-		row_init(c, &c->rows[nrows], base, 0, &off, n);
+		row_init(c, &c->rows[nrows], base, 0, &vals, &toks);
 	return nrows;
 }
 
@@ -554,50 +641,168 @@ static void cover_weights(struct chain_matcher *c, size_t nrows, const struct pi
 	}
 }
 
-/* Fill best[lo..n] (and choice[]) from the candidate rows. */
-static void sweep(struct chain_matcher *c, size_t nrows, const char *msg, size_t n, size_t lo)
+/* Add a visit of row i at offset p. */
+static void visit_at(struct chain_matcher *c, size_t i, size_t p)
 {
-	size_t stride = n + 2, p, i;
+	if (c->nvisits == c->visits_cap) {
+		c->visits_cap = 2 * c->visits_cap + 256;
+		c->visit_row = xrealloc(c->visit_row, c->visits_cap * sizeof(*c->visit_row));
+		c->visit_next = xrealloc(c->visit_next, c->visits_cap * sizeof(*c->visit_next));
+	}
+	c->visit_row[c->nvisits] = i;
+	c->visit_next[c->nvisits] = (int32_t)p;
+	c->nvisits++;
+}
 
-	c->best[n + 1] = c->best_sm[n + 1] = SCORE_NONE;
-	for (p = n + 1; p-- > lo;) {
-		int64_t best = p == n ? 0 : SCORE_NONE, v;
-		uint32_t choice = UINT32_MAX;
+/*
+ * The offsets in [lo, n) where row i has a token that can start, added to
+ * the visits once each: a literal where it occurs, a token after a literal
+ * where that literal ends, a first conversion where a byte of its class
+ * is. A first token that can start anywhere (%s) sets first_anywhere (the
+ * sweep tries it alone at the other offsets); a later one, dense.
+ */
+static void row_visits(struct chain_matcher *c, size_t i, const char *msg, size_t n,
+		       size_t lo)
+{
+	struct cover_row *r = &c->rows[i];
+	const struct fmt *f = r->f;
+	const struct fmt_tok *tk, *lit;
+	const char *s, *end = msg + n;
+	uint64_t *at = c->span_ends, x;	/* free until the sweep */
+	size_t p, w, nw = n / 64 + 1;
+	uint32_t t;
 
-		for (i = 0; i < nrows; i++) {
-			v = row_step(c, &c->rows[i], msg, n, p, stride);
-			if (v != SCORE_NONE && v + c->rows[i].weight > best) {
-				best = v + c->rows[i].weight;
-				choice = i;
+	r->dense = r->first_anywhere = false;
+	r->seen_at = SIZE_MAX;
+	memset(at, 0, nw * sizeof(*at));
+	for (t = 0; t < f->ntok; t++) {
+		tk = &f->tok[t];
+		lit = tk->kind == TK_LIT ? tk : t && tk[-1].kind == TK_LIT ? &tk[-1] : NULL;
+		if (lit) {
+			size_t shift = lit == tk ? 0 : lit->lit_len;
+
+			for (s = msg + lo; (s = memmem(s, end - s, f->lit + lit->lit_off,
+						       lit->lit_len)); s++) {
+				p = (size_t)(s - msg) + shift;
+				at[p / 64] |= 1ULL << (p % 64);
 			}
+		} else if (t == 0 && !tk->cls_all && tk->min) {
+			for (p = lo; p < n; p++)
+				if (cls_has(tk->cls, (unsigned char)msg[p]))
+					at[p / 64] |= 1ULL << (p % 64);
+		} else if (t == 0) {
+			r->first_anywhere = true;
+		} else {
+			r->dense = true;
+			return;
 		}
-		c->best[p] = best;
-		c->choice[p] = choice;
-		c->best_sm[p] = best > c->best_sm[p + 1] ? best : c->best_sm[p + 1];
-		for (i = 0; i < nrows; i++)
-			row_finish(c, &c->rows[i], msg, n, p, stride);
+	}
+	for (w = 0; w < nw; w++)
+		for (x = at[w]; x; x &= x - 1)
+			visit_at(c, i, w * 64 + __builtin_ctzll(x));
+}
+
+/* Is v the best so far at this offset? Ties go to the lowest row, as in
+ * format order. */
+static void consider(const struct cover_row *r, size_t i, int64_t v, int64_t *best,
+		     uint32_t *choice)
+{
+	if (v != SCORE_NONE && (v + r->weight > *best ||
+				(v + r->weight == *best && i < *choice))) {
+		*best = v + r->weight;
+		*choice = i;
 	}
 }
 
-/* The value of base row r at offset 0: coverings by the base and then
- * pieces, the base not taking the whole line. */
-static int64_t base_value(struct chain_matcher *c, struct cover_row *r, const char *msg,
-			  size_t n, size_t lo)
+/* Fill best[lo..n] (and choice[]) from the candidate rows. */
+static void sweep(struct chain_matcher *c, size_t nrows, const char *msg, size_t n, size_t lo)
 {
-	size_t stride = n + 2, p;
-	int64_t v = SCORE_NONE;
+	size_t p, i, ndense = 0, nfirst = 0, v_i;
+	uint32_t *dense = c->cand;	/* reused: rows tried everywhere... */
+	uint32_t *first = c->cand + nrows;	/* ...and rows whose first token is */
+	int32_t *next;
 
-	c->tail[n + 1] = c->tail_sm[n + 1] = SCORE_NONE;
-	for (p = n + 1; p-- > 0;) {
+	/* the visits by offset, as lists: head[p], then visit_next[] */
+	c->nvisits = 0;
+	for (i = 0; i < nrows; i++) {
+		row_reset(c, &c->rows[i]);
+		row_visits(c, i, msg, n, lo);
+		if (c->rows[i].dense)
+			dense[ndense++] = i;
+		else if (c->rows[i].first_anywhere)
+			first[nfirst++] = i;
+	}
+	for (p = 0; p <= n; p++)
+		c->head[p] = -1;
+	next = c->visit_next;
+	for (v_i = c->nvisits; v_i-- > 0;) {
+		p = (size_t)next[v_i];
+		next[v_i] = c->head[p];
+		c->head[p] = (int32_t)v_i;
+	}
+	c->best[n + 1] = SCORE_NONE;
+	for (p = n + 1; p-- > lo && c->work;) {
+		int64_t best = p == n ? 0 : SCORE_NONE;
+		uint32_t choice = UINT32_MAX;
+		int32_t e;
+
+		for (e = c->head[p]; e >= 0; e = next[e]) {
+			struct cover_row *r = &c->rows[c->visit_row[e]];
+
+			consider(r, c->visit_row[e], row_step(c, r, msg, p), &best, &choice);
+			r->seen_at = p;
+		}
+		for (i = 0; i < ndense; i++)
+			consider(&c->rows[dense[i]], dense[i],
+				 row_step(c, &c->rows[dense[i]], msg, p), &best, &choice);
+		/* no later token can start here: the first one alone, with
+		 * nothing after it at p */
+		for (i = 0; i < nfirst; i++) {
+			struct cover_row *r = &c->rows[first[i]];
+
+			if (r->seen_at != p)
+				consider(r, first[i], token_at(c, r, 0, msg, p, SCORE_NONE, true),
+					 &best, &choice);
+		}
+		c->best[p] = best;
+		c->choice[p] = choice;
+		for (e = c->head[p]; e >= 0; e = next[e])
+			row_finish(c, &c->rows[c->visit_row[e]], msg, p);
+		for (i = 0; i < ndense; i++)
+			row_finish(c, &c->rows[dense[i]], msg, p);
+	}
+}
+
+/* The value of base row i at offset 0: coverings by the base and then
+ * pieces, the base not taking the whole line. Its tokens are tried where
+ * they can start (row_visits()), its first one at 0 only. */
+static int64_t base_value(struct chain_matcher *c, size_t i, const char *msg, size_t n,
+			  size_t lo)
+{
+	struct cover_row *r = &c->rows[i];
+	size_t p, v_i;
+	int64_t v;
+
+	for (p = 0; p <= n + 1; p++)
 		c->tail[p] = p >= lo && p < n ? c->best[p] : SCORE_NONE;
-		c->tail_sm[p] = c->tail[p] > c->tail_sm[p + 1] ? c->tail[p] : c->tail_sm[p + 1];
-	}
 	r->end = c->tail;
-	r->end_sm = c->tail_sm;
-	for (p = n + 1; p-- > 0;) {
-		v = row_step(c, r, msg, n, p, stride);
-		row_finish(c, r, msg, n, p, stride);
+	row_reset(c, r);
+	c->nvisits = 0;
+	row_visits(c, i, msg, n, 0);
+	if (r->dense) {
+		for (p = n + 1; p-- > 1;) {
+			row_step(c, r, msg, p);
+			row_finish(c, r, msg, p);
+		}
+	} else {
+		for (v_i = c->nvisits; v_i-- > 0;) {
+			if (!(p = (size_t)c->visit_next[v_i]))
+				continue;
+			row_step(c, r, msg, p);
+			row_finish(c, r, msg, p);
+		}
 	}
+	v = row_step(c, r, msg, 0);
 	return v == SCORE_NONE ? v : v + r->weight;
 }
 
@@ -614,7 +819,7 @@ static bool collect(struct chain_matcher *c, size_t pos, size_t n, const char *m
 		if (c->choice[pos] == UINT32_MAX || out->n == CHAIN_MAX)
 			return false;
 		r = &c->rows[c->choice[pos]];
-		end = piece_end(c, r, msg, n, pos, n + 2);
+		end = piece_end(c, r, msg, pos);
 		if (end <= pos || end > n)
 			return false;
 		out->p[out->n].e = pick_piece(&c->cont, r->fmt, base);
@@ -684,7 +889,7 @@ static bool chain_from_hits(struct chain_matcher *c, const char *msg, size_t n,
 		r->f = f;
 		r->fmt = k;
 		r->weight = score_of(f->lit_bytes, 0, fmt_width(f), 1);
-		v = base_value(c, r, msg, n, lo);
+		v = base_value(c, nrows, msg, n, lo);
 		if (v == SCORE_NONE)
 			continue;
 		others += count;
@@ -703,8 +908,8 @@ static bool chain_from_hits(struct chain_matcher *c, const char *msg, size_t n,
 	}
 	r->f = &all->fmts[best_fmt];
 	r->fmt = best_fmt;
-	base_value(c, r, msg, n, lo);
-	end = piece_end(c, r, msg, n, 0, n + 2);
+	base_value(c, nrows, msg, n, lo);
+	end = piece_end(c, r, msg, 0);
 	out->p[0].e = best_base;
 	out->p[0].off = 0;
 	out->p[0].len = end;

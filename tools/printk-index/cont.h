@@ -52,20 +52,28 @@ struct chain_matcher {
 	struct matcher cont;
 	uint32_t *cont_width;		/* per cont format: see fmt_width() */
 	/* the search's tables for the current line, grown as needed */
+	size_t n, stride;		/* the line's length; n + 2 */
 	uint32_t *cand;			/* the candidate formats */
 	struct cover_row *rows;		/* one per candidate, and the base */
 	size_t rows_cap;
 	int64_t *vals;			/* the rows' per-offset values */
 	size_t vals_cap;
-	int64_t *ends;			/* the six arrays below */
-	int64_t *best, *best_sm;	/* per offset: best covering of the rest */
-	int64_t *tail, *tail_sm;	/* the same, after a base */
-	int64_t *fin, *fin_sm;		/* after a closed piece: the end only */
+	int64_t *ends;			/* the three arrays below */
+	int64_t *best;			/* per offset: best covering of the rest */
+	int64_t *tail;			/* the same, after a base */
+	int64_t *fin;			/* after a closed piece: the end only */
 	uint32_t *choice;		/* per offset: the row of its first piece */
+	int32_t *head;			/* per offset: its first visit */
 	size_t pos_cap;
-	uint64_t *span_ends;		/* model_ends(): ends, then starts */
+	uint32_t *visit_row;		/* visits: (row, next visit) */
+	int32_t *visit_next;
+	size_t nvisits, visits_cap;
 	int64_t *at_p;			/* piece_end()'s values at the start */
-	size_t at_p_cap;
+	size_t *fold_pos;		/* per row token, see cont.c */
+	int64_t *fold_max;
+	size_t *run_pos, *run_end;
+	size_t tok_cap;
+	uint64_t *span_ends;		/* model_ends(): ends, then starts */
 	struct fmt base_fmt;		/* sizes the base's row */
 	unsigned long work;		/* bytes left to validate on this line */
 	/* the second and later lines of formats with embedded newlines,
