@@ -231,6 +231,7 @@ struct cover_row {
 	uint32_t fmt;		/* in c->cont, or in c->all for a base */
 	bool dense;		/* every token tried at every offset */
 	bool first_anywhere;	/* the first token tried at every offset */
+	bool dead;		/* a literal of it does not occur */
 	size_t seen_at;		/* the offset of its last visit */
 	int64_t weight;		/* the piece's own score */
 	int64_t *v;		/* [t - 1][pos], t = 1..ntok - 1 */
@@ -584,20 +585,9 @@ static void row_reset(const struct chain_matcher *c, struct cover_row *r)
 	}
 }
 
-/* Does every literal of f occur in msg[0..n)? */
-static bool literals_in(const struct fmt *f, const char *msg, size_t n)
-{
-	uint32_t t;
-
-	for (t = 0; t < f->ntok; t++)
-		if (f->tok[t].kind == TK_LIT &&
-		    !memmem(msg, n, f->lit + f->tok[t].lit_off, f->tok[t].lit_len))
-			return false;
-	return true;
-}
-
-/* The continuation formats that can print a piece of msg[lo..n): each of
- * their literals occurs in it. Sizes the tables. */
+/* The continuation formats that can print a piece of msg[lo..n): the
+ * bytes each of their renderings contains are in it (row_visits() then
+ * drops those with a literal that does not occur). Sizes the tables. */
 static size_t cover_rows(struct chain_matcher *c, const char *msg, size_t n, size_t lo,
 			 const struct fmt *base)
 {
@@ -612,8 +602,7 @@ static size_t cover_rows(struct chain_matcher *c, const char *msg, size_t n, siz
 
 		for (i = 0; i < 4 && !(f->need[i] & ~have[i]); i++)
 			;
-		if (i < 4 || f->min_len > n - lo || !f->ntok ||
-		    !literals_in(f, msg + lo, n - lo))
+		if (i < 4 || f->min_len > n - lo || !f->ntok)
 			continue;
 		c->cand[nrows++] = k;
 		tokens += f->ntok;
@@ -659,33 +648,40 @@ static void visit_at(struct chain_matcher *c, size_t i, size_t p)
  * the visits once each: a literal where it occurs, a token after a literal
  * where that literal ends, a first conversion where a byte of its class
  * is. A first token that can start anywhere (%s) sets first_anywhere (the
- * sweep tries it alone at the other offsets); a later one, dense.
+ * sweep tries it alone at the other offsets); a later one, dense. A row
+ * with a literal that does not occur is dead: it can not print a piece.
  */
 static void row_visits(struct chain_matcher *c, size_t i, const char *msg, size_t n,
 		       size_t lo)
 {
 	struct cover_row *r = &c->rows[i];
 	const struct fmt *f = r->f;
-	const struct fmt_tok *tk, *lit;
-	const char *s, *end = msg + n;
+	const struct fmt_tok *tk;
+	const char *s, *end = msg + n, *lit;
 	uint64_t *at = c->span_ends, x;	/* free until the sweep */
 	size_t p, w, nw = n / 64 + 1;
 	uint32_t t;
 
-	r->dense = r->first_anywhere = false;
+	r->dense = r->first_anywhere = r->dead = false;
 	r->seen_at = SIZE_MAX;
 	memset(at, 0, nw * sizeof(*at));
 	for (t = 0; t < f->ntok; t++) {
 		tk = &f->tok[t];
-		lit = tk->kind == TK_LIT ? tk : t && tk[-1].kind == TK_LIT ? &tk[-1] : NULL;
-		if (lit) {
-			size_t shift = lit == tk ? 0 : lit->lit_len;
-
-			for (s = msg + lo; (s = memmem(s, end - s, f->lit + lit->lit_off,
-						       lit->lit_len)); s++) {
-				p = (size_t)(s - msg) + shift;
+		if (tk->kind == TK_LIT) {
+			lit = f->lit + tk->lit_off;
+			r->dead = true;
+			for (s = msg + lo; (s = memmem(s, end - s, lit, tk->lit_len)); s++) {
+				/* the literal, and the token after it */
+				p = (size_t)(s - msg);
 				at[p / 64] |= 1ULL << (p % 64);
+				if (t + 1 < f->ntok)
+					p += tk->lit_len, at[p / 64] |= 1ULL << (p % 64);
+				r->dead = false;
 			}
+			if (r->dead)
+				return;
+		} else if (t && tk[-1].kind == TK_LIT) {
+			continue;	/* with its literal */
 		} else if (t == 0 && !tk->cls_all && tk->min) {
 			for (p = lo; p < n; p++)
 				if (cls_has(tk->cls, (unsigned char)msg[p]))
@@ -725,8 +721,10 @@ static void sweep(struct chain_matcher *c, size_t nrows, const char *msg, size_t
 	/* the visits by offset, as lists: head[p], then visit_next[] */
 	c->nvisits = 0;
 	for (i = 0; i < nrows; i++) {
-		row_reset(c, &c->rows[i]);
 		row_visits(c, i, msg, n, lo);
+		if (c->rows[i].dead)
+			continue;
+		row_reset(c, &c->rows[i]);
 		if (c->rows[i].dense)
 			dense[ndense++] = i;
 		else if (c->rows[i].first_anywhere)
