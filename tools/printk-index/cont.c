@@ -492,9 +492,13 @@ static size_t piece_end(struct chain_matcher *c, struct cover_row *r, const char
 	for (t = 0; t < f->ntok; t++) {
 		const struct fmt_tok *tk = &f->tok[t];
 
+		if (x > n)
+			return SIZE_MAX;	/* no span had the value: work ran out */
 		here = x == p ? at_p[t + 1] : after(c, r, t, x);
 		if (tk->kind == TK_LIT) {
 			x += tk->lit_len;
+			if (x > n)
+				return SIZE_MAX;
 			want = after(c, r, t, x);
 			continue;
 		}
@@ -914,7 +918,7 @@ static bool chain_from_hits(struct chain_matcher *c, const char *msg, size_t n,
 	out->n = 1;
 	out->others = others - 1;
 	out->lit_bytes = r->f->lit_bytes;
-	if (end == 0 || end >= n || !collect(c, end, n, msg, out) || !c->work) {
+	if (!c->work || end == 0 || end >= n || !collect(c, end, n, msg, out) || !c->work) {
 		memset(out, 0, sizeof(*out));
 		return false;
 	}
@@ -944,7 +948,9 @@ bool chain_match(struct chain_matcher *c, const char *msg, size_t n, int level,
 		nrows = cover_rows(c, msg, n, 0, NULL);
 		cover_weights(c, nrows, NULL);
 		sweep(c, nrows, msg, n, 0);
-		if (c->best[0] == SCORE_NONE || !collect(c, 0, n, msg, out) || !c->work) {
+		/* a sweep stopped by the work bound leaves best[] unfinished */
+		if (!c->work || c->best[0] == SCORE_NONE || !collect(c, 0, n, msg, out) ||
+		    !c->work) {
 			memset(out, 0, sizeof(*out));
 			return false;
 		}
