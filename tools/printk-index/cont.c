@@ -93,6 +93,35 @@ static void later_lines_init(struct chain_matcher *c, const struct pi_index *idx
 	matcher_build(&c->later, &c->later_idx);
 }
 
+static int near_cmp(const void *a, const void *b)
+{
+	const struct near_cont *x = a, *y = b;
+	int d = strcmp(x->file, y->file);
+
+	return d ? d : strcmp(x->module, y->module);
+}
+
+/* The specific continuation formats, by the file and module of their
+ * entries: what lets a generic base in (generic_base()). */
+static void near_init(struct chain_matcher *c)
+{
+	const struct matcher *m = &c->cont;
+	uint32_t k, e;
+
+	for (k = 0; k < m->nfmt; k++) {
+		if (m->fmts[k].generic)
+			continue;
+		for (e = m->ent_start[k]; e < m->ent_start[k + 1]; e++) {
+			const struct pi_entry *ent = &m->idx->v[m->ents[e]];
+
+			c->near = xrealloc(c->near, (c->nnear + 1) * sizeof(*c->near));
+			c->near[c->nnear++] = (struct near_cont){ ent->file, ent->module, k };
+		}
+	}
+	if (c->nnear)
+		qsort(c->near, c->nnear, sizeof(*c->near), near_cmp);
+}
+
 void chain_init(struct chain_matcher *c, struct matcher *all)
 {
 	const struct pi_index *idx = all->idx;
@@ -110,6 +139,7 @@ void chain_init(struct chain_matcher *c, struct matcher *all)
 	for (k = 0; k < c->cont.nfmt; k++)
 		c->cont_width[k] = fmt_width(&c->cont.fmts[k]);
 	c->cand = xcalloc(2 * (c->cont.nfmt + 1), sizeof(*c->cand));
+	near_init(c);
 	later_lines_init(c, idx);
 }
 
@@ -122,6 +152,7 @@ void chain_free(struct chain_matcher *c)
 	free(c->later_of);
 	free(c->cont_width);
 	free(c->cand);
+	free(c->near);
 	free(c->rows);
 	free(c->vals);
 	free(c->ends);
@@ -591,9 +622,10 @@ static void row_reset(const struct chain_matcher *c, struct cover_row *r)
 
 /* The continuation formats that can print a piece of msg[lo..n): the
  * bytes each of their renderings contains are in it (row_visits() then
- * drops those with a literal that does not occur). Sizes the tables. */
+ * drops those with a literal that does not occur); with only, those from
+ * only's file and module. Sizes the tables. */
 static size_t cover_rows(struct chain_matcher *c, const char *msg, size_t n, size_t lo,
-			 const struct fmt *base)
+			 const struct fmt *base, const struct pi_entry *only)
 {
 	uint64_t have[4];
 	size_t nrows = 0, tokens = 0, vals = 0, toks = 0;
@@ -606,7 +638,7 @@ static size_t cover_rows(struct chain_matcher *c, const char *msg, size_t n, siz
 
 		for (i = 0; i < 4 && !(f->need[i] & ~have[i]); i++)
 			;
-		if (i < 4 || f->min_len > n - lo || !f->ntok)
+		if (i < 4 || f->min_len > n - lo || !f->ntok || (only && !near_base(c, k, only)))
 			continue;
 		c->cand[nrows++] = k;
 		tokens += f->ntok;
@@ -825,6 +857,7 @@ static bool collect(struct chain_matcher *c, size_t pos, size_t n, const char *m
 		if (end <= pos || end > n)
 			return false;
 		out->p[out->n].e = pick_piece(&c->cont, r->fmt, base);
+		out->p[out->n].fmt = r->fmt;
 		out->p[out->n].off = pos;
 		out->p[out->n].len = end - pos;
 		out->lit_bytes += r->f->lit_bytes;
@@ -836,12 +869,72 @@ static bool collect(struct chain_matcher *c, size_t pos, size_t n, const char *m
 	return true;
 }
 
-/* Is hit h of the full matcher an open-ended specific format, a base? */
-static bool base_hit(const struct matcher *all, uint32_t h)
+/* Is hit h of the full matcher an open-ended format, generic or not, a
+ * base? */
+static bool base_hit(const struct matcher *all, uint32_t h, bool generic)
 {
 	const struct fmt *f = &all->fmts[all->hits[h]];
 
-	return all->hit_kind[h] == FMT_PREFIX && !f->generic && f->open_end;
+	return all->hit_kind[h] == FMT_PREFIX && f->generic == generic && f->open_end;
+}
+
+/* Does every literal of f occur in msg[0..n)? */
+static bool literals_in(const struct fmt *f, const char *msg, size_t n)
+{
+	uint32_t t;
+
+	for (t = 0; t < f->ntok; t++)
+		if (f->tok[t].kind == TK_LIT &&
+		    !memmem(msg, n, f->lit + f->tok[t].lit_off, f->tok[t].lit_len))
+			return false;
+	return true;
+}
+
+/*
+ * The entry of generic format k that can be a base: "  %-8s " prints
+ * nothing that says where it comes from, but free_area_init() follows it
+ * with "[mem %#018Lx-%#018Lx]\n" or "empty\n", pieces from its own file.
+ * So an entry (level fitting) is a base only when its file has a specific
+ * continuation format whose literals all occur in the line; the covering
+ * must then use such a piece (chain_from_hits()).
+ */
+static const struct pi_entry *generic_base(const struct chain_matcher *c, uint32_t k,
+					   int level, const char *msg, size_t n)
+{
+	const struct matcher *m = c->all;
+	uint32_t e;
+
+	for (e = m->ent_start[k]; e < m->ent_start[k + 1]; e++) {
+		const struct pi_entry *ent = &m->idx->v[m->ents[e]];
+		struct near_cont key = { ent->file, ent->module, 0 };
+		const struct near_cont *hit;
+
+		if (!level_fits(ent, level))
+			continue;
+		hit = bsearch(&key, c->near, c->nnear, sizeof(*c->near), near_cmp);
+		if (!hit)
+			continue;
+		/* the first of its file's formats, then each */
+		while (hit > c->near && !near_cmp(hit - 1, &key))
+			hit--;
+		for (; hit < c->near + c->nnear && !near_cmp(hit, &key); hit++)
+			if (literals_in(&c->cont.fmts[hit->fmt], msg, n))
+				return ent;
+	}
+	return NULL;
+}
+
+/* Does the covering have a specific piece from the base's file? */
+static bool near_specific(const struct chain_matcher *c, const struct chain *ch)
+{
+	size_t i;
+
+	for (i = 1; i < ch->n; i++)
+		if (!strcmp(ch->p[i].e->file, ch->p[0].e->file) &&
+		    !strcmp(ch->p[i].e->module, ch->p[0].e->module) &&
+		    !c->cont.fmts[ch->p[i].fmt].generic)
+			return true;
+	return false;
 }
 
 /*
@@ -849,20 +942,21 @@ static bool base_hit(const struct matcher *all, uint32_t h)
  * (msg[0..n), n already cut at the newline): attribute_message() has them
  * already, so the full matcher does not run twice. The rows' scores
  * depend on the base's file (near_base()), so the sweep runs again for a
- * base from another file than the last one.
+ * base from another file than the last one. generic: the bases are the
+ * generic formats (see generic_base()), else the specific ones.
  */
-static bool chain_from_hits(struct chain_matcher *c, const char *msg, size_t n,
-			    int level, struct chain *out)
+static bool chain_from_bases(struct chain_matcher *c, const char *msg, size_t n,
+			     int level, bool generic, struct chain *out)
 {
 	struct matcher *all = c->all;
 	const struct pi_entry *base, *swept = NULL, *best_base = NULL;
 	int64_t best = SCORE_NONE, v;
 	uint32_t h, best_fmt = 0, ntok = 0;
-	size_t lo = n, nrows, others = 0, count, end;
-	struct cover_row *r;
+	size_t lo = n, nrows = 0, others = 0, count, end;
+	struct cover_row *r = NULL;
 
 	for (h = 0; h < all->nhits; h++)
-		if (base_hit(all, h)) {
+		if (base_hit(all, h, generic)) {
 			const struct fmt *f = &all->fmts[all->hits[h]];
 
 			if (f->min_len < lo)
@@ -875,15 +969,27 @@ static bool chain_from_hits(struct chain_matcher *c, const char *msg, size_t n,
 	/* the largest base's tables stand in for every base's */
 	c->base_fmt.ntok = ntok;
 	c->base_fmt.open_end = true;
-	nrows = cover_rows(c, msg, n, lo, &c->base_fmt);
-	r = &c->rows[nrows];
+	if (!generic) {
+		nrows = cover_rows(c, msg, n, lo, &c->base_fmt, NULL);
+		r = &c->rows[nrows];
+	}
 	for (h = 0; h < all->nhits; h++) {
 		uint32_t k = all->hits[h];
 		const struct fmt *f = &all->fmts[k];
 
-		if (!base_hit(all, h) || !(base = pick_base(all, k, level, &count)))
+		if (!base_hit(all, h, generic))
+			continue;
+		count = 1;
+		base = generic ? generic_base(c, k, level, msg, n) : pick_base(all, k, level, &count);
+		if (!base)
 			continue;
 		if (!swept || strcmp(swept->file, base->file) || strcmp(swept->module, base->module)) {
+			/* a generic base says nothing of where it comes from:
+			 * only its own file's continuations may follow it */
+			if (generic) {
+				nrows = cover_rows(c, msg, n, lo, &c->base_fmt, base);
+				r = &c->rows[nrows];
+			}
 			cover_weights(c, nrows, base);
 			sweep(c, nrows, msg, n, lo);
 			swept = base;
@@ -905,6 +1011,10 @@ static bool chain_from_hits(struct chain_matcher *c, const char *msg, size_t n,
 		return false;
 	/* the tables hold the last base's coverings: redo the best one's */
 	if (strcmp(swept->file, best_base->file) || strcmp(swept->module, best_base->module)) {
+		if (generic) {
+			nrows = cover_rows(c, msg, n, lo, &c->base_fmt, best_base);
+			r = &c->rows[nrows];
+		}
 		cover_weights(c, nrows, best_base);
 		sweep(c, nrows, msg, n, lo);
 	}
@@ -918,11 +1028,20 @@ static bool chain_from_hits(struct chain_matcher *c, const char *msg, size_t n,
 	out->n = 1;
 	out->others = others - 1;
 	out->lit_bytes = r->f->lit_bytes;
-	if (!c->work || end == 0 || end >= n || !collect(c, end, n, msg, out) || !c->work) {
+	if (!c->work || end == 0 || end >= n || !collect(c, end, n, msg, out) || !c->work ||
+	    (generic && !near_specific(c, out))) {
 		memset(out, 0, sizeof(*out));
 		return false;
 	}
 	return true;
+}
+
+/* Specific bases first; generic ones only when none has a covering. */
+static bool chain_from_hits(struct chain_matcher *c, const char *msg, size_t n,
+			    int level, struct chain *out)
+{
+	return chain_from_bases(c, msg, n, level, false, out) ||
+	       (c->nnear && chain_from_bases(c, msg, n, level, true, out));
 }
 
 static size_t first_line(const char *msg, size_t n)
@@ -945,7 +1064,7 @@ bool chain_match(struct chain_matcher *c, const char *msg, size_t n, int level,
 	if (cont_only) {
 		if (n > CHAIN_LINE_MAX)
 			return false;
-		nrows = cover_rows(c, msg, n, 0, NULL);
+		nrows = cover_rows(c, msg, n, 0, NULL, NULL);
 		cover_weights(c, nrows, NULL);
 		sweep(c, nrows, msg, n, 0);
 		/* a sweep stopped by the work bound leaves best[] unfinished */

@@ -32,6 +32,7 @@
 
 struct chain_piece {
 	const struct pi_entry *e;
+	uint32_t fmt;		/* a continuation piece's format (cont.c) */
 	size_t off, len;	/* the piece's text in the message */
 };
 
@@ -43,6 +44,11 @@ struct chain {
 };
 
 struct cover_row;
+
+struct near_cont {
+	const char *file, *module;
+	uint32_t fmt;
+};
 
 struct chain_matcher {
 	struct matcher *all;		/* borrowed, built over the index */
@@ -75,6 +81,10 @@ struct chain_matcher {
 	size_t tok_cap;
 	uint64_t *span_ends;		/* model_ends(): ends, then starts */
 	struct fmt base_fmt;		/* sizes the base's row */
+	/* the specific continuation formats by their entries' file and
+	 * module, sorted: what lets a generic base in */
+	struct near_cont *near;
+	size_t nnear;
 	unsigned long work;		/* bytes left to validate on this line */
 	/* the second and later lines of formats with embedded newlines,
 	 * which a log shows as lines of their own (dmesg from the syslog
