@@ -277,6 +277,13 @@ static void slow_lines(struct chain_matcher *chains)
 		  "                               pointer offset 22848core perfctr, ",
 		  "init/calibrate.c:289[0,48] arch/x86/mm/dump_pagetables.c:186[48,30] "
 		  "mm/slab_common.c:576[78,21] arch/x86/events/amd/core.c:1457[99,14]" },
+		/* a catch-all base, taken with its own file's specific
+		 * continuation (free_area_init(), a real line) */
+		{ "  DMA      [mem 0x0000000000001000-0x0000000000ffffff]",
+		  "mm/page_alloc.c:8329[0,11] mm/page_alloc.c:8334[11,43]" },
+		{ "  Normal   empty", "mm/page_alloc.c:8329[0,11] mm/page_alloc.c:8332[11,5]" },
+		/* ...but not with pieces from anywhere */
+		{ "random words and then done", "-" },
 		/* the slowest of 5,000 made-up coverings for the new one */
 		{ "okFAT-fs (e1000): logical sector size too small for device (logical "
 		  "sector size = 8141) likely on CPU 99588 (core 79481, socket -84885) "
