@@ -102,10 +102,11 @@ static int near_cmp(const void *a, const void *b)
 }
 
 /* The specific continuation formats, by the file and module of their
- * entries: what lets a generic base in (generic_base()). */
+ * entries, and the entries of the generic open formats whose file has
+ * some: what lets a generic base in (generic_base()). */
 static void near_init(struct chain_matcher *c)
 {
-	const struct matcher *m = &c->cont;
+	const struct matcher *m = &c->cont, *all = c->all;
 	uint32_t k, e;
 
 	for (k = 0; k < m->nfmt; k++) {
@@ -120,6 +121,30 @@ static void near_init(struct chain_matcher *c)
 	}
 	if (c->nnear)
 		qsort(c->near, c->nnear, sizeof(*c->near), near_cmp);
+	/* the entries of generic open formats whose file has some */
+	c->gen_start = xcalloc(all->nfmt + 1, sizeof(*c->gen_start));
+	for (k = 0; k < all->nfmt; k++) {
+		c->gen_start[k] = c->ngen;
+		if (!all->fmts[k].generic || !all->fmts[k].open_end || !c->nnear)
+			continue;
+		for (e = all->ent_start[k]; e < all->ent_start[k + 1]; e++) {
+			const struct pi_entry *ent = &all->idx->v[all->ents[e]];
+			struct near_cont key = { ent->file, ent->module, 0 };
+			const struct near_cont *hit = bsearch(&key, c->near, c->nnear,
+							      sizeof(*c->near), near_cmp);
+			uint32_t first, end;
+
+			if (!hit)
+				continue;
+			for (first = hit - c->near; first && !near_cmp(&c->near[first - 1], &key);)
+				first--;
+			for (end = hit - c->near + 1; end < c->nnear && !near_cmp(&c->near[end], &key);)
+				end++;
+			c->gen = xrealloc(c->gen, (c->ngen + 1) * sizeof(*c->gen));
+			c->gen[c->ngen++] = (struct gen_base){ ent, first, end };
+		}
+	}
+	c->gen_start[all->nfmt] = c->ngen;
 }
 
 void chain_init(struct chain_matcher *c, struct matcher *all)
@@ -141,6 +166,17 @@ void chain_init(struct chain_matcher *c, struct matcher *all)
 	c->cand = xcalloc(2 * (c->cont.nfmt + 1), sizeof(*c->cand));
 	near_init(c);
 	later_lines_init(c, idx);
+	pi_index_init(&c->blank_idx);
+	for (i = 0; i < idx->n; i++) {
+		const struct pi_entry *e = &idx->v[i];
+		size_t len = e->fmt_len;
+
+		if (len && e->fmt[len - 1] == '\n')
+			len--;
+		if (len && e->fmt[len - 1] == ' ')
+			pi_index_push(&c->blank_idx, e);
+	}
+	matcher_build(&c->blank_m, &c->blank_idx);
 }
 
 void chain_free(struct chain_matcher *c)
@@ -153,6 +189,11 @@ void chain_free(struct chain_matcher *c)
 	free(c->cont_width);
 	free(c->cand);
 	free(c->near);
+	free(c->gen);
+	free(c->gen_start);
+	free(c->blank);
+	matcher_free(&c->blank_m);
+	pi_index_free(&c->blank_idx);
 	free(c->rows);
 	free(c->vals);
 	free(c->ends);
@@ -896,30 +937,22 @@ static bool literals_in(const struct fmt *f, const char *msg, size_t n)
  * with "[mem %#018Lx-%#018Lx]\n" or "empty\n", pieces from its own file.
  * So an entry (level fitting) is a base only when its file has a specific
  * continuation format whose literals all occur in the line; the covering
- * must then use such a piece (chain_from_hits()).
+ * must then use such a piece (chain_from_hits()). near_init() listed, per
+ * format, the entries whose file has any.
  */
 static const struct pi_entry *generic_base(const struct chain_matcher *c, uint32_t k,
 					   int level, const char *msg, size_t n)
 {
-	const struct matcher *m = c->all;
-	uint32_t e;
+	uint32_t g, j;
 
-	for (e = m->ent_start[k]; e < m->ent_start[k + 1]; e++) {
-		const struct pi_entry *ent = &m->idx->v[m->ents[e]];
-		struct near_cont key = { ent->file, ent->module, 0 };
-		const struct near_cont *hit;
+	for (g = c->gen_start[k]; g < c->gen_start[k + 1]; g++) {
+		const struct gen_base *gb = &c->gen[g];
 
-		if (!level_fits(ent, level))
+		if (!level_fits(gb->e, level))
 			continue;
-		hit = bsearch(&key, c->near, c->nnear, sizeof(*c->near), near_cmp);
-		if (!hit)
-			continue;
-		/* the first of its file's formats, then each */
-		while (hit > c->near && !near_cmp(hit - 1, &key))
-			hit--;
-		for (; hit < c->near + c->nnear && !near_cmp(hit, &key); hit++)
-			if (literals_in(&c->cont.fmts[hit->fmt], msg, n))
-				return ent;
+		for (j = gb->near_first; j < gb->near_end; j++)
+			if (literals_in(&c->cont.fmts[c->near[j].fmt], msg, n))
+				return gb->e;
 	}
 	return NULL;
 }
@@ -1079,6 +1112,34 @@ bool chain_match(struct chain_matcher *c, const char *msg, size_t n, int level,
 	return chain_from_hits(c, msg, n, level, out);
 }
 
+/*
+ * Editors strip trailing blanks: "Calibrating delay loop... " (an
+ * open-ended format of init/calibrate.c, printed whole when the value
+ * never follows) or "ACPI: Exceed the limit of T-state \n" pasted from an
+ * editor lose theirs, and no format prints them then. A line that no
+ * format prints whole, and that does not end in a blank, gets one more try
+ * with a blank added, against the formats that end in one (a matcher of
+ * their own: a blank added changes nothing for the others); that answer
+ * is taken only if a specific format prints the line whole.
+ */
+static void stripped_blank(struct chain_matcher *c, const char *msg, size_t n, int level,
+			   struct attribution *a)
+{
+	struct match_result r;
+
+	if (!n || msg[n - 1] == ' ' || n > CHAIN_LINE_MAX || !c->blank_idx.n)
+		return;
+	if (c->blank_cap < n + 1) {
+		c->blank_cap = n + 1;
+		c->blank = xrealloc(c->blank, c->blank_cap);
+	}
+	memcpy(c->blank, msg, n);
+	c->blank[n] = ' ';
+	matcher_match(&c->blank_m, c->blank, n + 1, level, &r);
+	if (r.status == MATCH_SPECIFIC && !r.prefix)
+		a->single = r;
+}
+
 void attribute_message(struct chain_matcher *c, const char *msg, size_t n,
 		       int level, struct attribution *a)
 {
@@ -1092,14 +1153,18 @@ void attribute_message(struct chain_matcher *c, const char *msg, size_t n,
 	memset(&a->chain, 0, sizeof(a->chain));
 	if (c->cont_idx.n && n)
 		a->chained = chain_from_hits(c, msg, n, level, &a->chain);
-	if (a->chained || !c->later_idx.n)
+	if (a->chained)
 		return;
-	/* a whole line of a multi-line format beats a prefix of another */
-	matcher_match(&c->later, msg, n, level, &later);
-	if (later.status == MATCH_SPECIFIC && !later.prefix) {
-		later.best = c->later_of[later.best - c->later_idx.v];
-		a->single = later;
+	if (c->later_idx.n) {
+		/* a whole line of a multi-line format beats a prefix of another */
+		matcher_match(&c->later, msg, n, level, &later);
+		if (later.status == MATCH_SPECIFIC && !later.prefix) {
+			later.best = c->later_of[later.best - c->later_idx.v];
+			a->single = later;
+			return;
+		}
 	}
+	stripped_blank(c, msg, n, level, a);
 }
 
 enum attr_class attribution_class(const struct attribution *a)

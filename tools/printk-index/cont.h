@@ -50,6 +50,11 @@ struct near_cont {
 	uint32_t fmt;
 };
 
+struct gen_base {
+	const struct pi_entry *e;
+	uint32_t near_first, near_end;	/* its file's, in near[] */
+};
+
 struct chain_matcher {
 	struct matcher *all;		/* borrowed, built over the index */
 	struct pi_index cont_idx;	/* copies of the KERN_CONT entries */
@@ -85,6 +90,14 @@ struct chain_matcher {
 	 * module, sorted: what lets a generic base in */
 	struct near_cont *near;
 	size_t nnear;
+	struct gen_base *gen;		/* per generic format of all, from */
+	uint32_t *gen_start, ngen;	/* gen[gen_start[k]] */
+	char *blank;			/* a line with a blank added */
+	size_t blank_cap;
+	/* copies of the entries whose format ends in a blank (before its
+	 * newline), and their matcher: see stripped_blank() */
+	struct pi_index blank_idx;
+	struct matcher blank_m;
 	unsigned long work;		/* bytes left to validate on this line */
 	/* the second and later lines of formats with embedded newlines,
 	 * which a log shows as lines of their own (dmesg from the syslog
@@ -114,7 +127,9 @@ bool chain_match(struct chain_matcher *c, const char *msg, size_t n, int level,
  * What "match" and "match --follow" report for one message: the single
  * best format, or, when none prints the whole line (only a prefix, or
  * nothing specific), a covering by KERN_CONT pieces if there is one, or
- * else a later line of a multi-line format that prints the whole line.
+ * else a later line of a multi-line format that prints the whole line, or
+ * else a format that prints it whole with the trailing blank an editor
+ * strips.
  */
 struct attribution {
 	struct match_result single;

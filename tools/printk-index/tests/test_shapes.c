@@ -310,6 +310,34 @@ static void slow_lines(struct chain_matcher *chains)
 	CHECK(!chain_match(chains, blanks + 15, strlen(blanks + 15), -1, true, &ch));
 }
 
+/* Lines whose trailing blank an editor stripped: attributed as if it were
+ * there (cont.c, stripped_blank()); lines that keep it, as before. */
+static void stripped_blanks(struct chain_matcher *chains)
+{
+	static const struct {
+		const char *line, *where;
+	} cases[] = {
+		{ "Calibrating delay loop...", "init/calibrate.c:303" },
+		{ "Calibrating delay loop... ", "init/calibrate.c:303" },
+		{ "ACPI: Exceed the limit of T-state", "drivers/acpi/processor_throttling.c:237" },
+		{ "ACPI: Exceed the limit of T-state ", "drivers/acpi/processor_throttling.c:237" },
+		{ "random words and then done", "-" },
+	};
+	struct attribution a;
+	char where[128];
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		attribute_message(chains, cases[i].line, strlen(cases[i].line), -1, &a);
+		if (attribution_class(&a) == CLASS_ATTRIBUTED && !a.chained && !a.single.prefix)
+			snprintf(where, sizeof(where), "%s:%u", a.single.best->file,
+				 a.single.best->line);
+		else
+			snprintf(where, sizeof(where), "-");
+		CHECK_STR(where, cases[i].where);
+	}
+}
+
 void test_shapes(void)
 {
 	static struct plain pl[MAX_LINES];
@@ -359,6 +387,7 @@ void test_shapes(void)
 	fclose(f);
 	CHECK(n >= 50);
 	slow_lines(&chains);
+	stripped_blanks(&chains);
 
 	for (s = 0; s < S_NSHAPES; s++) {
 		struct log_shape shape;
