@@ -18,24 +18,38 @@
 
 /*
  * The score of a covering in one int64, so that joining coverings is an
- * addition and "better" a comparison: most literal bytes, then most pieces
- * from the base's file, then the narrowest conversions, then the fewest
- * pieces. With at most CHAIN_LINE_MAX bytes (so as many pieces), literal
- * bytes and near pieces fit in 11 bits each, the pieces' widths (at most
- * PIECE_WIDTH_MAX each) in 23, and the fields never reach into each other.
+ * addition and "better" a comparison:
+ *  1. most literal bytes, blanks not counted, of the pieces whose
+ *     literals say where they come from (says_where(): not a "." or ", "
+ *     alone; cutting free text at its blanks and dots must not pay);
+ *  2. most literal bytes of pieces that follow a piece (or the base) of
+ *     their own file, as the pr_cont() pieces of one function do:
+ *     "smpboot: CPU0: " "%s" " (family: 0x%x..." ", stepping: 0x%x)\n" is
+ *     print_cpu_info()'s, where announce_cpu()'s "%*s" and
+ *     sd_spinup_disk()'s "." print the same text;
+ *  3. most bytes printed by pieces with a literal from the base's own
+ *     function (" %02x" after "table:");
+ *  4. the narrowest conversions (" %d" before " %s");
+ *  5. the fewest pieces.
+ * None of them grows by cutting a piece in two. With at most
+ * CHAIN_LINE_MAX bytes (so as many pieces), the counts of bytes and pieces
+ * fit in 11 bits each, the widths (at most PIECE_WIDTH_MAX a piece) in 18,
+ * and the fields never reach into each other.
  */
-#define PIECE_WIDTH_MAX 8191
+#define PIECE_WIDTH_MAX 255
+#define SCORE_LIT_SHIFT 51
+#define SCORE_COHERENT ((int64_t)1 << 40)	/* a literal byte after its file */
+#define SCORE_NEAR ((int64_t)1 << 29)		/* a byte of the base's file */
+
+static int64_t score_of(uint32_t lit, uint32_t width, uint32_t npieces)
+{
+	return ((int64_t)lit << SCORE_LIT_SHIFT) - ((int64_t)width << 11) - (int64_t)npieces;
+}
 
 /* No covering: below every score one can have (whose parts are bounded,
  * above), and one byte repeated, so that memset() fills tables with it. */
 #define SCORE_FILL 0x80
 #define SCORE_NONE ((int64_t)0x8080808080808080ULL)
-
-static int64_t score_of(uint32_t lit, uint32_t near, uint32_t width, uint32_t npieces)
-{
-	return ((int64_t)lit << 45) + ((int64_t)near << 34) -
-	       ((int64_t)width << 11) - (int64_t)npieces;
-}
 
 /* How many byte values the conversions can print, summed: "%d" is
  * narrower than "%s", which tells apart pieces with equal literals.
@@ -147,6 +161,81 @@ static void near_init(struct chain_matcher *c)
 	c->gen_start[all->nfmt] = c->ngen;
 }
 
+static uint64_t place_hash(const struct pi_entry *e)
+{
+	uint64_t h = 1469598103934665603ULL;
+	const char *p;
+
+	for (p = e->file; *p; p++)
+		h = (h ^ (unsigned char)*p) * 1099511628211ULL;
+	for (p = e->module; *p; p++)
+		h = (h ^ (unsigned char)*p) * 1099511628211ULL;
+	return h;
+}
+
+/*
+ * A number for each file (and module) of the index, once: file_of[] for
+ * every entry (bases are the index's entries), and for each continuation
+ * format the distinct files of its entries, so that a line's search
+ * compares numbers, not paths.
+ */
+static void files_init(struct chain_matcher *c, const struct pi_index *idx)
+{
+	const struct matcher *m = &c->cont;
+	size_t cap, i, nslot;
+	uint32_t *slot, k, e, j, nfiles = 0;
+	const struct pi_entry **key;
+
+	for (cap = 16; cap < 2 * idx->n + 2; cap *= 2)
+		;
+	slot = xcalloc(cap, sizeof(*slot));
+	key = xcalloc(idx->n + 1, sizeof(*key));
+	nslot = cap;
+	c->file_of = xcalloc(idx->n + 1, sizeof(*c->file_of));
+	for (i = 0; i < idx->n; i++) {
+		const struct pi_entry *en = &idx->v[i];
+		size_t s = place_hash(en) & (nslot - 1);
+
+		/* slots hold id + 1: 0 is free */
+		while (slot[s] && (strcmp(key[slot[s] - 1]->file, en->file) ||
+				   strcmp(key[slot[s] - 1]->module, en->module)))
+			s = (s + 1) & (nslot - 1);
+		if (!slot[s]) {
+			key[nfiles] = en;
+			slot[s] = ++nfiles;
+		}
+		c->file_of[i] = slot[s] - 1;
+	}
+	c->nfiles = nfiles;
+	c->grp_stamp = xcalloc(nfiles + 1, sizeof(*c->grp_stamp));
+	c->grp_local = xcalloc(nfiles + 1, sizeof(*c->grp_local));
+	/* the continuation entries are copies: found by their place again */
+	c->fmt_file_start = xcalloc(m->nfmt + 1, sizeof(*c->fmt_file_start));
+	c->fmt_files = xcalloc(m->idx->n + 1, sizeof(*c->fmt_files));
+	for (k = 0, j = 0; k < m->nfmt; k++) {
+		c->fmt_file_start[k] = j;
+		for (e = m->ent_start[k]; e < m->ent_start[k + 1]; e++) {
+			const struct pi_entry *en = &m->idx->v[m->ents[e]];
+			size_t s = place_hash(en) & (nslot - 1);
+			uint32_t f, d;
+
+			while (slot[s] && (strcmp(key[slot[s] - 1]->file, en->file) ||
+					   strcmp(key[slot[s] - 1]->module, en->module)))
+				s = (s + 1) & (nslot - 1);
+			if (!slot[s])
+				continue;	/* not a copy of an index entry */
+			f = slot[s] - 1;
+			for (d = c->fmt_file_start[k]; d < j && c->fmt_files[d] != f; d++)
+				;
+			if (d == j)
+				c->fmt_files[j++] = f;
+		}
+	}
+	c->fmt_file_start[m->nfmt] = j;
+	free(slot);
+	free(key);
+}
+
 void chain_init(struct chain_matcher *c, struct matcher *all)
 {
 	const struct pi_index *idx = all->idx;
@@ -165,6 +254,7 @@ void chain_init(struct chain_matcher *c, struct matcher *all)
 		c->cont_width[k] = fmt_width(&c->cont.fmts[k]);
 	c->cand = xcalloc(2 * (c->cont.nfmt + 1), sizeof(*c->cand));
 	near_init(c);
+	files_init(c, idx);
 	later_lines_init(c, idx);
 	pi_index_init(&c->blank_idx);
 	for (i = 0; i < idx->n; i++) {
@@ -188,6 +278,14 @@ void chain_free(struct chain_matcher *c)
 	free(c->later_of);
 	free(c->cont_width);
 	free(c->cand);
+	free(c->file_of);
+	free(c->grp_stamp);
+	free(c->grp_local);
+	free(c->fmt_file_start);
+	free(c->fmt_files);
+	free(c->row_grp);
+	free(c->top);
+	free(c->top_row);
 	free(c->near);
 	free(c->gen);
 	free(c->gen_start);
@@ -210,10 +308,11 @@ void chain_free(struct chain_matcher *c)
 	memset(c, 0, sizeof(*c));
 }
 
-/* 1 when one of format k's entries is in the base's file: pr_cont()
- * pieces come from the same code as their base. */
+/* 1 when one of format k's entries is in the base's file (with func, in
+ * its function too): pr_cont() pieces come from the same code as their
+ * base. */
 static uint32_t near_base(const struct chain_matcher *c, uint32_t k,
-			  const struct pi_entry *base)
+			  const struct pi_entry *base, bool func)
 {
 	const struct matcher *m = &c->cont;
 	uint32_t e;
@@ -223,7 +322,8 @@ static uint32_t near_base(const struct chain_matcher *c, uint32_t k,
 	for (e = m->ent_start[k]; e < m->ent_start[k + 1]; e++) {
 		const struct pi_entry *ent = &m->idx->v[m->ents[e]];
 
-		if (!strcmp(ent->file, base->file) && !strcmp(ent->module, base->module))
+		if (!strcmp(ent->file, base->file) && !strcmp(ent->module, base->module) &&
+		    (!func || !strcmp(ent->func, base->func)))
 			return 1;
 	}
 	return 0;
@@ -255,9 +355,10 @@ static const struct pi_entry *pick_base(const struct matcher *m, uint32_t k,
 	return pick;
 }
 
-/* A continuation piece: from the base's file if one is, then its module. */
+/* A continuation piece's entry: from the file of the piece before it (prev)
+ * if one is, then its module. */
 static const struct pi_entry *pick_piece(const struct matcher *m, uint32_t k,
-					 const struct pi_entry *base)
+					 const struct pi_entry *prev)
 {
 	const struct pi_entry *pick = NULL;
 	uint32_t e;
@@ -265,8 +366,8 @@ static const struct pi_entry *pick_piece(const struct matcher *m, uint32_t k,
 
 	for (e = m->ent_start[k]; e < m->ent_start[k + 1]; e++) {
 		const struct pi_entry *ent = &m->idx->v[m->ents[e]];
-		bool same_mod = base && !strcmp(ent->module, base->module);
-		int r = same_mod && !strcmp(ent->file, base->file) ? 2 : same_mod;
+		bool same_mod = prev && !strcmp(ent->module, prev->module);
+		int r = same_mod && !strcmp(ent->file, prev->file) ? 2 : same_mod;
 
 		if (r > rank) {
 			rank = r;
@@ -308,6 +409,10 @@ struct cover_row {
 	int64_t weight;		/* the piece's own score */
 	int64_t *v;		/* [t - 1][pos], t = 1..ntok - 1 */
 	const int64_t *end;	/* what may follow the piece */
+	int64_t coherent;	/* its literals' score more after its file */
+	int64_t near;		/* SCORE_NEAR a byte: of the base's file */
+	uint32_t *grp, ngrp;	/* its entries' files, as group ids */
+	bool into_only;		/* closed: steps lead into it, none out */
 	/* per %s-like token: the maximum of what follows it at offsets
 	 * fold_pos[t]..n, folded in as the sweep goes down */
 	size_t *fold_pos;
@@ -325,11 +430,53 @@ static bool any_span(const struct fmt_tok *tk)
 	       (tk->kind == TK_WILD || (tk->kind == TK_STR && tk->prec < 0));
 }
 
+/* The best covering of msg[q..n) that may follow a piece of row r: any
+ * (r->end), or one whose first piece shares a file with r and so scores
+ * its coherent bytes too (c->top holds those, see consider()). */
+static int64_t follow_value(const struct chain_matcher *c, const struct cover_row *r,
+			    size_t q)
+{
+	int64_t v = r->end[q];
+	uint32_t g;
+
+	if (r->into_only)
+		return v;
+	for (g = 0; g < r->ngrp; g++)
+		if (c->top[(size_t)r->grp[g] * c->stride + q] > v)
+			v = c->top[(size_t)r->grp[g] * c->stride + q];
+	return v;
+}
+
+/* The same, as row r's values hold it: a piece of the base's file scores
+ * its bytes, counted as its end offset here, its start's taken off in
+ * consider(). */
+static int64_t end_value(const struct chain_matcher *c, const struct cover_row *r, size_t q)
+{
+	int64_t v = follow_value(c, r, q);
+
+	return v == SCORE_NONE || !r->near ? v : v + (int64_t)q * r->near;
+}
+
+/* The row whose piece at q gives follow_value(c, r, q): choice[q], or the
+ * best one of r's files. */
+static uint32_t next_row(const struct chain_matcher *c, const struct cover_row *r, size_t q)
+{
+	int64_t v = follow_value(c, r, q);
+	uint32_t g;
+
+	if (v == r->end[q] || r->into_only)
+		return c->choice[q];
+	for (g = 0; g < r->ngrp; g++)
+		if (c->top[(size_t)r->grp[g] * c->stride + q] == v)
+			return c->top_row[(size_t)r->grp[g] * c->stride + q];
+	return UINT32_MAX;
+}
+
 /* What follows token t of row r at offset q, q after the token's start. */
 static int64_t after(const struct chain_matcher *c, const struct cover_row *r, uint32_t t,
 		     size_t q)
 {
-	return t + 1 == r->f->ntok ? r->end[q] : r->v[t * c->stride + q];
+	return t + 1 == r->f->ntok ? end_value(c, r, q) : r->v[t * c->stride + q];
 }
 
 /* The same at any q; "here" is its value at the offset p where token t
@@ -535,7 +682,7 @@ static void row_finish(struct chain_matcher *c, struct cover_row *r, const char 
 		       size_t p)
 {
 	const struct fmt *f = r->f;
-	int64_t here = r->end[p];
+	int64_t here = end_value(c, r, p);
 	uint32_t t;
 
 	for (t = f->ntok; t-- > 1 && !f->rest_min[t];) {
@@ -645,6 +792,9 @@ static void row_init(struct chain_matcher *c, struct cover_row *r, const struct 
 	*vals += (f->ntok ? f->ntok - 1 : 0) * c->stride;
 	*toks += f->ntok;
 	r->end = f->open_end ? c->best : c->fin;
+	r->ngrp = 0;
+	r->into_only = false;
+	r->coherent = r->near = 0;
 }
 
 /* Before a sweep over row r: no values yet, nothing folded. */
@@ -658,6 +808,52 @@ static void row_reset(const struct chain_matcher *c, struct cover_row *r)
 		r->fold_pos[t] = c->n + 1;
 		r->fold_max[t] = SCORE_NONE;
 		r->run_pos[t] = SIZE_MAX;
+	}
+}
+
+/* This line's group of global file id f, new ones added when add;
+ * UINT32_MAX when not there. */
+static uint32_t group_of(struct chain_matcher *c, uint32_t f, bool add)
+{
+	if (c->grp_stamp[f] == c->line_stamp)
+		return c->grp_local[f];
+	if (!add)
+		return UINT32_MAX;
+	c->grp_stamp[f] = c->line_stamp;
+	c->grp_local[f] = c->ngrp;
+	return c->ngrp++;
+}
+
+/* The files of the candidate rows' entries, as this line's groups, and
+ * each row's (files_init() listed each format's). */
+static void cover_groups(struct chain_matcher *c, size_t nrows)
+{
+	size_t i, nids = 0, used = 0;
+	uint32_t j;
+
+	c->line_stamp++;
+	c->ngrp = 0;
+	for (i = 0; i < nrows; i++)
+		nids += c->fmt_file_start[c->rows[i].fmt + 1] - c->fmt_file_start[c->rows[i].fmt];
+	if (c->row_grp_cap < nids + 1) {
+		c->row_grp_cap = nids + 1;
+		c->row_grp = xrealloc(c->row_grp, c->row_grp_cap * sizeof(*c->row_grp));
+	}
+	for (i = 0; i < nrows; i++) {
+		struct cover_row *r = &c->rows[i];
+
+		r->grp = c->row_grp + used;
+		r->ngrp = 0;
+		for (j = c->fmt_file_start[r->fmt]; j < c->fmt_file_start[r->fmt + 1]; j++)
+			r->grp[r->ngrp++] = group_of(c, c->fmt_files[j], true);
+		used += r->ngrp;
+		/* a closed row takes no step out, but others take one into it */
+		r->into_only = !r->f->open_end;
+	}
+	if (c->top_cap < (size_t)c->ngrp * c->stride) {
+		c->top_cap = (size_t)c->ngrp * c->stride;
+		c->top = xrealloc(c->top, c->top_cap * sizeof(*c->top));
+		c->top_row = xrealloc(c->top_row, c->top_cap * sizeof(*c->top_row));
 	}
 }
 
@@ -679,7 +875,7 @@ static size_t cover_rows(struct chain_matcher *c, const char *msg, size_t n, siz
 
 		for (i = 0; i < 4 && !(f->need[i] & ~have[i]); i++)
 			;
-		if (i < 4 || f->min_len > n - lo || !f->ntok || (only && !near_base(c, k, only)))
+		if (i < 4 || f->min_len > n - lo || !f->ntok || (only && !near_base(c, k, only, false)))
 			continue;
 		c->cand[nrows++] = k;
 		tokens += f->ntok;
@@ -691,10 +887,36 @@ static size_t cover_rows(struct chain_matcher *c, const char *msg, size_t n, siz
 		row_init(c, &c->rows[i], &c->cont.fmts[c->cand[i]], c->cand[i], &vals, &toks);
 	if (base)
 		row_init(c, &c->rows[nrows], base, 0, &vals, &toks);
+	cover_groups(c, nrows);
 	return nrows;
 }
 
-/* The rows' weights for pieces that follow base (NULL: none). */
+static bool has_literal(const struct fmt *f)
+{
+	uint32_t t;
+
+	for (t = 0; t < f->ntok; t++)
+		if (f->tok[t].kind == TK_LIT)
+			return true;
+	return false;
+}
+
+/* Do the literals of f say where a piece comes from? Not those of a short
+ * piece made of literals only ("." ", " " ==> "): free text is full of
+ * them. */
+static bool says_where(const struct fmt *f)
+{
+	uint32_t t;
+
+	if (!f->generic)
+		return true;
+	for (t = 0; t < f->ntok; t++)
+		if (f->tok[t].kind != TK_LIT)
+			return true;
+	return false;
+}
+
+/* The rows' own scores, for pieces that follow base (NULL: none). */
 static void cover_weights(struct chain_matcher *c, size_t nrows, const struct pi_entry *base)
 {
 	size_t i;
@@ -702,8 +924,12 @@ static void cover_weights(struct chain_matcher *c, size_t nrows, const struct pi
 	for (i = 0; i < nrows; i++) {
 		struct cover_row *r = &c->rows[i];
 
-		r->weight = score_of(r->f->lit_bytes, near_base(c, r->fmt, base),
+		r->weight = score_of(says_where(r->f) ? r->f->lit_nonspace : 0,
 				     c->cont_width[r->fmt], 1);
+		r->coherent = (int64_t)r->f->lit_nonspace * SCORE_COHERENT;
+		/* a piece without a literal ("%*s") can take any part of any
+		 * text: its bytes would reward cutting */
+		r->near = has_literal(r->f) && near_base(c, r->fmt, base, true) ? SCORE_NEAR : 0;
 	}
 }
 
@@ -775,15 +1001,32 @@ static void row_visits(struct chain_matcher *c, size_t i, const char *msg, size_
 			visit_at(c, i, w * 64 + __builtin_ctzll(x));
 }
 
-/* Is v the best so far at this offset? Ties go to the lowest row, as in
- * format order. */
-static void consider(const struct cover_row *r, size_t i, int64_t v, int64_t *best,
-		     uint32_t *choice)
+/* Row i's piece from p, of value v before its own score: the best so far
+ * at p (ties go to the lowest row, as in format order), and the best of
+ * each of its files after a piece of that file (follow_value()). */
+static void consider(struct chain_matcher *c, const struct cover_row *r, uint32_t i,
+		     int64_t v, size_t p, int64_t *best, uint32_t *choice)
 {
-	if (v != SCORE_NONE && (v + r->weight > *best ||
-				(v + r->weight == *best && i < *choice))) {
-		*best = v + r->weight;
+	uint32_t g;
+
+	if (v == SCORE_NONE)
+		return;
+	v += r->weight - (int64_t)p * r->near;
+	if (v > *best || (v == *best && i < *choice)) {
+		*best = v;
 		*choice = i;
+	}
+	/* after a piece of one of its files, it scores its literals again */
+	if (!r->coherent)
+		return;
+	v += r->coherent;
+	for (g = 0; g < r->ngrp; g++) {
+		size_t at = (size_t)r->grp[g] * c->stride + p;
+
+		if (v > c->top[at] || (v == c->top[at] && i < c->top_row[at])) {
+			c->top[at] = v;
+			c->top_row[at] = i;
+		}
 	}
 }
 
@@ -809,6 +1052,8 @@ static void sweep(struct chain_matcher *c, size_t nrows, const char *msg, size_t
 	}
 	for (p = 0; p <= n; p++)
 		c->head[p] = -1;
+	memset(c->top, SCORE_FILL, (size_t)c->ngrp * c->stride * sizeof(*c->top));
+	memset(c->top_row, 0xff, (size_t)c->ngrp * c->stride * sizeof(*c->top_row));
 	next = c->visit_next;
 	for (v_i = c->nvisits; v_i-- > 0;) {
 		p = (size_t)next[v_i];
@@ -824,20 +1069,20 @@ static void sweep(struct chain_matcher *c, size_t nrows, const char *msg, size_t
 		for (e = c->head[p]; e >= 0; e = next[e]) {
 			struct cover_row *r = &c->rows[c->visit_row[e]];
 
-			consider(r, c->visit_row[e], row_step(c, r, msg, p), &best, &choice);
+			consider(c, r, c->visit_row[e], row_step(c, r, msg, p), p, &best, &choice);
 			r->seen_at = p;
 		}
 		for (i = 0; i < ndense; i++)
-			consider(&c->rows[dense[i]], dense[i],
-				 row_step(c, &c->rows[dense[i]], msg, p), &best, &choice);
+			consider(c, &c->rows[dense[i]], dense[i],
+				 row_step(c, &c->rows[dense[i]], msg, p), p, &best, &choice);
 		/* no later token can start here: the first one alone, with
 		 * nothing after it at p */
 		for (i = 0; i < nfirst; i++) {
 			struct cover_row *r = &c->rows[first[i]];
 
 			if (r->seen_at != p)
-				consider(r, first[i], token_at(c, r, 0, msg, p, SCORE_NONE, true),
-					 &best, &choice);
+				consider(c, r, first[i], token_at(c, r, 0, msg, p, SCORE_NONE, true),
+					 p, &best, &choice);
 		}
 		c->best[p] = best;
 		c->choice[p] = choice;
@@ -851,8 +1096,8 @@ static void sweep(struct chain_matcher *c, size_t nrows, const char *msg, size_t
 /* The value of base row i at offset 0: coverings by the base and then
  * pieces, the base not taking the whole line. Its tokens are tried where
  * they can start (row_visits()), its first one at 0 only. */
-static int64_t base_value(struct chain_matcher *c, size_t i, const char *msg, size_t n,
-			  size_t lo)
+static int64_t base_value(struct chain_matcher *c, size_t i, const struct pi_entry *base,
+			  const char *msg, size_t n, size_t lo)
 {
 	struct cover_row *r = &c->rows[i];
 	size_t p, v_i;
@@ -861,6 +1106,12 @@ static int64_t base_value(struct chain_matcher *c, size_t i, const char *msg, si
 	for (p = 0; p <= n + 1; p++)
 		c->tail[p] = p >= lo && p < n ? c->best[p] : SCORE_NONE;
 	r->end = c->tail;
+	/* the pieces of its own file after it score their coherent bytes */
+	r->into_only = false;
+	r->coherent = r->near = 0;
+	c->base_grp = group_of(c, c->file_of[base - c->all->idx->v], false);
+	r->grp = &c->base_grp;
+	r->ngrp = c->base_grp != UINT32_MAX;
 	row_reset(c, r);
 	c->nvisits = 0;
 	row_visits(c, i, msg, n, 0);
@@ -882,30 +1133,30 @@ static int64_t base_value(struct chain_matcher *c, size_t i, const char *msg, si
 }
 
 /* The pieces of the best covering of msg[pos..n), appended to out. */
-static bool collect(struct chain_matcher *c, size_t pos, size_t n, const char *msg,
-		    struct chain *out)
+static bool collect(struct chain_matcher *c, const struct cover_row *prev, size_t pos,
+		    size_t n, const char *msg, struct chain *out)
 {
-	const struct pi_entry *base = out->n ? out->p[0].e : NULL;
 	size_t end;
 
 	while (pos < n) {
+		uint32_t next = prev ? next_row(c, prev, pos) : c->choice[pos];
 		struct cover_row *r;
 
-		if (c->choice[pos] == UINT32_MAX || out->n == CHAIN_MAX)
+		if (next == UINT32_MAX || out->n == CHAIN_MAX)
 			return false;
-		r = &c->rows[c->choice[pos]];
+		r = &c->rows[next];
 		end = piece_end(c, r, msg, pos);
 		if (end <= pos || end > n)
 			return false;
-		out->p[out->n].e = pick_piece(&c->cont, r->fmt, base);
+		/* of a format several files print, the one of the piece before */
+		out->p[out->n].e = pick_piece(&c->cont, r->fmt, out->n ? out->p[out->n - 1].e : NULL);
 		out->p[out->n].fmt = r->fmt;
 		out->p[out->n].off = pos;
 		out->p[out->n].len = end - pos;
 		out->lit_bytes += r->f->lit_bytes;
-		if (!base)
-			base = out->p[out->n].e;
 		out->n++;
 		pos = end;
+		prev = r;
 	}
 	return true;
 }
@@ -970,12 +1221,20 @@ static bool near_specific(const struct chain_matcher *c, const struct chain *ch)
 	return false;
 }
 
+/* Do a and b share file, module and function, all that the rows' scores
+ * depend on (cover_weights())? */
+static bool same_place(const struct pi_entry *a, const struct pi_entry *b)
+{
+	return !strcmp(a->func, b->func) && !strcmp(a->file, b->file) &&
+	       !strcmp(a->module, b->module);
+}
+
 /*
  * The base search, on the hits c->all has from matching this very message
  * (msg[0..n), n already cut at the newline): attribute_message() has them
  * already, so the full matcher does not run twice. The rows' scores
- * depend on the base's file (near_base()), so the sweep runs again for a
- * base from another file than the last one. generic: the bases are the
+ * depend on the base's function (near_base()), so the sweep runs again
+ * for a base from another function than the last one. generic: the bases are the
  * generic formats (see generic_base()), else the specific ones.
  */
 static bool chain_from_bases(struct chain_matcher *c, const char *msg, size_t n,
@@ -1016,7 +1275,7 @@ static bool chain_from_bases(struct chain_matcher *c, const char *msg, size_t n,
 		base = generic ? generic_base(c, k, level, msg, n) : pick_base(all, k, level, &count);
 		if (!base)
 			continue;
-		if (!swept || strcmp(swept->file, base->file) || strcmp(swept->module, base->module)) {
+		if (!swept || !same_place(swept, base)) {
 			/* a generic base says nothing of where it comes from:
 			 * only its own file's continuations may follow it */
 			if (generic) {
@@ -1029,8 +1288,8 @@ static bool chain_from_bases(struct chain_matcher *c, const char *msg, size_t n,
 		}
 		r->f = f;
 		r->fmt = k;
-		r->weight = score_of(f->lit_bytes, 0, fmt_width(f), 1);
-		v = base_value(c, nrows, msg, n, lo);
+		r->weight = score_of(says_where(f) ? f->lit_nonspace : 0, fmt_width(f), 1);
+		v = base_value(c, nrows, base, msg, n, lo);
 		if (v == SCORE_NONE)
 			continue;
 		others += count;
@@ -1042,8 +1301,8 @@ static bool chain_from_bases(struct chain_matcher *c, const char *msg, size_t n,
 	}
 	if (!best_base || !c->work)
 		return false;
-	/* the tables hold the last base's coverings: redo the best one's */
-	if (strcmp(swept->file, best_base->file) || strcmp(swept->module, best_base->module)) {
+	/* the tables hold the last base file's coverings: redo the best one's */
+	if (!same_place(swept, best_base)) {
 		if (generic) {
 			nrows = cover_rows(c, msg, n, lo, &c->base_fmt, best_base);
 			r = &c->rows[nrows];
@@ -1053,7 +1312,7 @@ static bool chain_from_bases(struct chain_matcher *c, const char *msg, size_t n,
 	}
 	r->f = &all->fmts[best_fmt];
 	r->fmt = best_fmt;
-	base_value(c, nrows, msg, n, lo);
+	base_value(c, nrows, best_base, msg, n, lo);
 	end = piece_end(c, r, msg, 0);
 	out->p[0].e = best_base;
 	out->p[0].off = 0;
@@ -1061,7 +1320,7 @@ static bool chain_from_bases(struct chain_matcher *c, const char *msg, size_t n,
 	out->n = 1;
 	out->others = others - 1;
 	out->lit_bytes = r->f->lit_bytes;
-	if (!c->work || end == 0 || end >= n || !collect(c, end, n, msg, out) || !c->work ||
+	if (!c->work || end == 0 || end >= n || !collect(c, r, end, n, msg, out) || !c->work ||
 	    (generic && !near_specific(c, out))) {
 		memset(out, 0, sizeof(*out));
 		return false;
@@ -1101,7 +1360,7 @@ bool chain_match(struct chain_matcher *c, const char *msg, size_t n, int level,
 		cover_weights(c, nrows, NULL);
 		sweep(c, nrows, msg, n, 0);
 		/* a sweep stopped by the work bound leaves best[] unfinished */
-		if (!c->work || c->best[0] == SCORE_NONE || !collect(c, 0, n, msg, out) ||
+		if (!c->work || c->best[0] == SCORE_NONE || !collect(c, NULL, 0, n, msg, out) ||
 		    !c->work) {
 			memset(out, 0, sizeof(*out));
 			return false;

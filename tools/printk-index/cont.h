@@ -9,14 +9,15 @@
  * rest of the line must be a sequence of continuation formats (entries
  * flagged KERN_CONT). One backward sweep over the line's offsets works out
  * the best covering of every suffix, format by format and token by token
- * (cont.c says how); its work is bounded by offsets x the tokens of the
- * formats whose literal bytes the line contains, plus the validation of
- * bounded conversions.
+ * (cont.c says how), visiting a format only where its tokens can start;
+ * its work is bounded (CHAIN_WORK_MAX).
  *
- * Best = most literal bytes over all pieces, then the most pieces from
- * the base's file, then the narrowest conversions (" %d" before " %s"),
- * then the fewest pieces. When several entries share a piece's format,
- * the one from the base's file wins, then its module.
+ * Best: most telling literal bytes, then most literal bytes of pieces
+ * after a piece of their own file, then most bytes of the base's function,
+ * then the narrowest conversions (" %d" before " %s"), then the fewest
+ * pieces (cont.c, score_of()). When several entries share a piece's
+ * format, the one from the file of the piece before it wins, then its
+ * module.
  */
 #ifndef PI_CONT_H
 #define PI_CONT_H
@@ -86,6 +87,20 @@ struct chain_matcher {
 	size_t tok_cap;
 	uint64_t *span_ends;		/* model_ends(): ends, then starts */
 	struct fmt base_fmt;		/* sizes the base's row */
+	/* each file (and module) of the index numbered once: per entry of
+	 * the index, and per continuation format its files (cont.c) */
+	uint32_t *file_of, nfiles;
+	uint32_t *fmt_file_start, *fmt_files;
+	/* this line's files, as groups: local numbers by stamp */
+	uint32_t *grp_stamp, *grp_local, line_stamp, ngrp, base_grp;
+	uint32_t *row_grp;
+	size_t row_grp_cap;
+	/* per group and offset: the best covering whose first piece, of
+	 * that group's file, starts there, with its coherent score, and
+	 * the row of that piece */
+	int64_t *top;
+	uint32_t *top_row;
+	size_t top_cap;
 	/* the specific continuation formats by their entries' file and
 	 * module, sorted: what lets a generic base in */
 	struct near_cont *near;

@@ -271,6 +271,27 @@ static void slow_lines(struct chain_matcher *chains)
 		{ "Calibrating delay loop (skipped), value calculated using timer "
 		  "frequency.. 5192.27 BogoMIPS (lpj=2596138)",
 		  "init/calibrate.c:293[0,75] init/calibrate.c:308[75,30]" },
+		/* real: print_cpu_info()'s pieces after smpboot's and the
+		 * CPU: base (arch/x86/kernel/cpu/common.c:2130-2143 in 6.1:
+		 * "%s " vendor, "%s" model, family, stepping; the vendor's
+		 * piece is reported within the model's "%s"), not
+		 * announce_cpu()'s "%*s" or sd_spinup_disk()'s "." */
+		{ "smpboot: CPU0: AMD QEMU Virtual CPU version 2.5+ (family: 0xf, model: "
+		  "0x6b, stepping: 0x1)",
+		  "arch/x86/kernel/smpboot.c:1445[0,15] arch/x86/kernel/cpu/common.c:2134[15,33] "
+		  "arch/x86/kernel/cpu/common.c:2138[48,26] arch/x86/kernel/cpu/common.c:2141[74,16]" },
+		{ "CPU: AMD QEMU Virtual CPU version 2.5+ (family: 0xf, model: 0x6b, "
+		  "stepping: 0x1)",
+		  "arch/x86/kernel/cpu/common.c:2550[0,5] arch/x86/kernel/cpu/common.c:2134[5,33] "
+		  "arch/x86/kernel/cpu/common.c:2138[38,26] arch/x86/kernel/cpu/common.c:2141[64,16]" },
+		/* real: announce_cpu() (smpboot.c:985-993; its "%*s" padding
+		 * of 991 is reported within 993's "%*s#%d") */
+		{ ".... node  #0, CPUs:      #1",
+		  "arch/x86/kernel/smpboot.c:985[0,22] arch/x86/kernel/smpboot.c:993[22,6]" },
+		/* real: e820_print_type()'s pieces and the caller's " ==> " */
+		{ "e820: update [mem 0x00000000-0x00000fff] usable ==> reserved",
+		  "arch/x86/kernel/e820.c:475[0,41] arch/x86/kernel/e820.c:191[41,6] "
+		  "arch/x86/kernel/e820.c:477[47,5] arch/x86/kernel/e820.c:192[52,8]" },
 		/* made of pieces: 30 blanks then a symbol-like run made the
 		 * earlier search validate %ps spans one by one (8 ms) */
 		{ "Calibrating delay loop (skipped) preset value.. "
