@@ -9,13 +9,13 @@
  * rest of the line must be a sequence of continuation formats (entries
  * flagged KERN_CONT). One backward sweep over the line's offsets works out
  * the best covering of every suffix, format by format and token by token
- * (cont.c says how), visiting a format only where its tokens can start;
+ * (cover.c says how), visiting a format only where its tokens can start;
  * its work is bounded (CHAIN_WORK_MAX).
  *
  * Best: most telling literal bytes, then most literal bytes of pieces
  * after a piece of their own file, then most bytes of the base's function,
  * then the narrowest conversions (" %d" before " %s"), then the fewest
- * pieces (cont.c, score_of()). When several entries share a piece's
+ * pieces (cover.c, score_of()). When several entries share a piece's
  * format, the one from the file of the piece before it wins, then its
  * module.
  */
@@ -33,7 +33,7 @@
 
 struct chain_piece {
 	const struct pi_entry *e;
-	uint32_t fmt;		/* a continuation piece's format (cont.c) */
+	uint32_t fmt;		/* a continuation piece's format (cover.c) */
 	size_t off, len;	/* the piece's text in the message */
 };
 
@@ -60,7 +60,7 @@ struct chain_matcher {
 	struct matcher *all;		/* borrowed, built over the index */
 	struct pi_index cont_idx;	/* copies of the KERN_CONT entries */
 	/* the continuation formats, deduplicated, with their entries: the
-	 * search reads them but never runs this matcher (cont.c) */
+	 * search reads them but never runs this matcher (cover.c) */
 	struct matcher cont;
 	uint32_t *cont_width;		/* per cont format: see fmt_width() */
 	/* the search's tables for the current line, grown as needed */
@@ -81,14 +81,14 @@ struct chain_matcher {
 	int32_t *visit_next;
 	size_t nvisits, visits_cap;
 	int64_t *at_p;			/* piece_end()'s values at the start */
-	size_t *fold_pos;		/* per row token, see cont.c */
+	size_t *fold_pos;		/* per row token, see cover.c */
 	int64_t *fold_max;
 	size_t *run_pos, *run_end;
 	size_t tok_cap;
 	uint64_t *span_ends;		/* model_ends(): ends, then starts */
 	struct fmt base_fmt;		/* sizes the base's row */
 	/* each file (and module) of the index numbered once: per entry of
-	 * the index, and per continuation format its files (cont.c) */
+	 * the index, and per continuation format its files (cover.c) */
 	uint32_t *file_of, nfiles;
 	uint32_t *fmt_file_start, *fmt_files;
 	/* this line's files, as groups: local numbers by stamp */
