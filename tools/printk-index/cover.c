@@ -524,7 +524,7 @@ static int64_t token_value(struct chain_matcher *c, struct cover_row *r, uint32_
 		return v;
 	}
 	hi = span_limit(c, r, t, msg, p, fold);
-	if (model_ends(c, tk, msg, p, hi)) {
+	if (tk->kind == TK_ERE && model_ends(c, tk, msg, p, hi)) {
 		for (q = p + tk->min; (q = next_end(c, p, q, hi)) != SIZE_MAX; q++)
 			if ((nv = next_at(c, r, t, q, p, here)) > v)
 				v = nv;
@@ -809,21 +809,27 @@ static bool says_where(const struct fmt *f)
 	return false;
 }
 
-/* The rows' own scores, for pieces that follow base (NULL: none). */
-static void cover_weights(struct chain_matcher *c, size_t nrows, const struct pi_entry *base)
+/* The rows' own scores, for pieces that follow base (NULL: none); true
+ * when one changed since the last call (only nearness to the base can). */
+static bool cover_weights(struct chain_matcher *c, size_t nrows, const struct pi_entry *base)
 {
+	bool changed = false;
 	size_t i;
 
 	for (i = 0; i < nrows; i++) {
 		struct cover_row *r = &c->rows[i];
+		int64_t near;
 
 		r->weight = score_of(says_where(r->f) ? r->f->lit_nonspace : 0,
 				     c->cont_width[r->fmt], 1);
 		r->coherent = (int64_t)r->f->lit_nonspace * SCORE_COHERENT;
 		/* a piece without a literal ("%*s") can take any part of any
 		 * text: its bytes would reward cutting */
-		r->near = has_literal(r->f) && near_base(c, r->fmt, base, true) ? SCORE_NEAR : 0;
+		near = has_literal(r->f) && near_base(c, r->fmt, base, true) ? SCORE_NEAR : 0;
+		changed |= near != r->near;
+		r->near = near;
 	}
+	return changed;
 }
 
 /* Add a visit of row i at offset p. */
@@ -1168,17 +1174,18 @@ static bool chain_from_bases(struct chain_matcher *c, const char *msg, size_t n,
 		base = generic ? generic_base(c, k, level, msg, n) : pick_base(all, k, level, &count);
 		if (!base)
 			continue;
-		if (!swept || !same_place(swept, base)) {
-			/* a generic base says nothing of where it comes from:
-			 * only its own file's continuations may follow it */
-			if (generic) {
-				nrows = cover_rows(c, msg, n, lo, &c->base_fmt, base);
-				r = &c->rows[nrows];
-			}
-			cover_weights(c, nrows, base);
-			sweep(c, nrows, msg, n, lo);
-			swept = base;
+		/* a generic base says nothing of where it comes from: only
+		 * its own file's continuations may follow it */
+		if (generic && (!swept || !same_place(swept, base))) {
+			nrows = cover_rows(c, msg, n, lo, &c->base_fmt, base);
+			r = &c->rows[nrows];
+			swept = NULL;
 		}
+		/* the scores depend on the base only through its function:
+		 * the tables of the last sweep serve when they do not change */
+		if (cover_weights(c, nrows, base) || !swept)
+			sweep(c, nrows, msg, n, lo);
+		swept = base;
 		r->f = f;
 		r->fmt = k;
 		r->weight = score_of(says_where(f) ? f->lit_nonspace : 0, fmt_width(f), 1);
@@ -1196,12 +1203,14 @@ static bool chain_from_bases(struct chain_matcher *c, const char *msg, size_t n,
 		return false;
 	/* the tables hold the last base file's coverings: redo the best one's */
 	if (!same_place(swept, best_base)) {
-		if (generic) {
+		bool rows = generic && !same_place(swept, best_base);
+
+		if (rows) {
 			nrows = cover_rows(c, msg, n, lo, &c->base_fmt, best_base);
 			r = &c->rows[nrows];
 		}
-		cover_weights(c, nrows, best_base);
-		sweep(c, nrows, msg, n, lo);
+		if (cover_weights(c, nrows, best_base) || rows)
+			sweep(c, nrows, msg, n, lo);
 	}
 	r->f = &all->fmts[best_fmt];
 	r->fmt = best_fmt;
