@@ -305,7 +305,7 @@ struct cover_row {
 	int64_t coherent;	/* its literals' score more after its file */
 	int64_t near;		/* SCORE_NEAR a byte: of the base's file */
 	uint32_t *grp, ngrp;	/* its entries' files, as group ids */
-	bool into_only;		/* closed: steps lead into it, none out */
+	bool into_only;		/* closed: coherent with what comes before, not after */
 	/* per %s-like token: the maximum of what follows it at offsets
 	 * fold_pos[t]..n, folded in as the sweep goes down */
 	size_t *fold_pos;
@@ -740,7 +740,8 @@ static void cover_groups(struct chain_matcher *c, size_t nrows)
 		for (j = c->fmt_file_start[r->fmt]; j < c->fmt_file_start[r->fmt + 1]; j++)
 			r->grp[r->ngrp++] = group_of(c, c->fmt_files[j], true);
 		used += r->ngrp;
-		/* a closed row takes no step out, but others take one into it */
+		/* a closed piece ends the line: it is coherent with the piece
+		 * before it (follow_value() of that one), never with one after */
 		r->into_only = !r->f->open_end;
 	}
 	if (c->top_cap < (size_t)c->ngrp * c->stride) {
