@@ -359,6 +359,76 @@ static void stripped_blanks(struct chain_matcher *chains)
 	}
 }
 
+/*
+ * The serial console of the debug guest (tests/data/guest-debug/: KASAN,
+ * lockdep, failslab), against the index of the kernel and modules that
+ * printed it. Lines a monitoring rule would look for, each with the
+ * kernel function the source says prints it: an allocation failure
+ * reported by warn_alloc() (mm/vmalloc.c's "vmalloc error: size %lu,
+ * vm_struct allocation failed" through %pV), dump_stack()'s header,
+ * the stack trace's title, show_mem()'s, and a module's netdev_warn().
+ */
+static void guest_debug_log(void)
+{
+	static const struct {
+		unsigned lineno;
+		const char *where;
+	} cases[] = {
+		/* in the order of the log */
+		{ 403, "pi_sample.c pi_sample_netdev" },
+		{ 413, "mm/page_alloc.c warn_alloc" },
+		{ 414, "lib/dump_stack.c dump_stack_print_info" },
+		{ 415, "arch/x86/kernel/dumpstack.c __show_trace_log_lvl" },
+		{ 453, "lib/show_mem.c __show_mem" },
+	};
+	static const char dir[] = "tests/data/guest-debug";
+	char path[256], line[4096], where[256];
+	struct pi_index idx;
+	struct pi_err err;
+	struct matcher m;
+	struct chain_matcher chains;
+	struct attribution a;
+	unsigned lineno = 0, attributed = 0, total = 0;
+	size_t i = 0;
+	FILE *f;
+
+	pi_index_init(&idx);
+	snprintf(path, sizeof(path), "%s/index", dir);
+	CHECK_INT(pi_load_source(&idx, path, &err), 0);
+	matcher_build(&m, &idx);
+	chain_init(&chains, &m);
+	snprintf(path, sizeof(path), "%s/console.log", dir);
+	f = fopen(path, "r");
+	CHECK(f != NULL);
+	while (f && fgets(line, sizeof(line), f)) {
+		size_t n = strcspn(line, "\r\n");
+
+		lineno++;
+		total++;
+		attribute_message(&chains, line, n, -1, &a);
+		if (attribution_class(&a) == CLASS_ATTRIBUTED)
+			attributed++;
+		if (i < sizeof(cases) / sizeof(cases[0]) && cases[i].lineno == lineno) {
+			const struct pi_entry *e = a.chained ? a.chain.p[0].e : a.single.best;
+
+			snprintf(where, sizeof(where), "%s %s",
+				 attribution_class(&a) == CLASS_ATTRIBUTED ? e->file : "-",
+				 attribution_class(&a) == CLASS_ATTRIBUTED ? e->func : "-");
+			CHECK_STR(where, cases[i].where);
+			i++;
+		}
+	}
+	if (f)
+		fclose(f);
+	CHECK_INT(i, sizeof(cases) / sizeof(cases[0]));
+	/* what match answered when the data was taken: a floor, not a golden */
+	CHECK_INT(total, 1866);
+	CHECK(attributed >= 1737);
+	chain_free(&chains);
+	matcher_free(&m);
+	pi_index_free(&idx);
+}
+
 void test_shapes(void)
 {
 	static struct plain pl[MAX_LINES];
@@ -409,6 +479,7 @@ void test_shapes(void)
 	CHECK(n >= 50);
 	slow_lines(&chains);
 	stripped_blanks(&chains);
+	guest_debug_log();
 
 	for (s = 0; s < S_NSHAPES; s++) {
 		struct log_shape shape;
