@@ -127,14 +127,7 @@ static void near_init(struct chain_matcher *c)
 
 static uint64_t place_hash(const struct pi_entry *e)
 {
-	uint64_t h = 1469598103934665603ULL;
-	const char *p;
-
-	for (p = e->file; *p; p++)
-		h = (h ^ (unsigned char)*p) * 1099511628211ULL;
-	for (p = e->module; *p; p++)
-		h = (h ^ (unsigned char)*p) * 1099511628211ULL;
-	return h;
+	return fnv1a(fnv1a(FNV_OFFSET, e->file, strlen(e->file)), e->module, strlen(e->module));
 }
 
 /*

@@ -38,18 +38,6 @@
 
 /* --- the index and its folder ------------------------------------ */
 
-static uint64_t fnv1a(uint64_t h, const void *p, size_t n)
-{
-	const unsigned char *s = p;
-	size_t i;
-
-	for (i = 0; i < n; i++) {
-		h ^= s[i];
-		h *= 1099511628211ULL;
-	}
-	return h;
-}
-
 /*
  * What the folder looks like now: its mtime and the names in it. sysfs
  * does not always move a folder's mtime when a file appears in it, so the
@@ -57,7 +45,7 @@ static uint64_t fnv1a(uint64_t h, const void *p, size_t n)
  */
 static uint64_t folder_stamp(const char *dir)
 {
-	uint64_t h = 1469598103934665603ULL;
+	uint64_t h = FNV_OFFSET;
 	struct dirent *de;
 	struct stat st;
 	DIR *d;
@@ -70,7 +58,7 @@ static uint64_t folder_stamp(const char *dir)
 		return 0;
 	/* order-independent: readdir order may change between reads */
 	while ((de = readdir(d)))
-		h += fnv1a(1469598103934665603ULL, de->d_name, strlen(de->d_name));
+		h += fnv1a(FNV_OFFSET, de->d_name, strlen(de->d_name));
 	closedir(d);
 	return h ? h : 1;
 }

@@ -73,17 +73,6 @@ static void umap_free(struct umap *u)
 	free(u->used);
 }
 
-static uint64_t hash_bytes(const char *s, size_t n)
-{
-	uint64_t h = 1469598103934665603ULL;	/* FNV-1a */
-	size_t i;
-
-	for (i = 0; i < n; i++) {
-		h ^= (unsigned char)s[i];
-		h *= 1099511628211ULL;
-	}
-	return h;
-}
 
 /* --- building ------------------------------------------------------ */
 
@@ -102,7 +91,7 @@ static void dedupe(struct matcher *m)
 	for (i = 0; i < idx->n; i++) {
 		size_t len, olen;
 		const char *text = pi_entry_model(&idx->v[i], &len);
-		uint64_t h = hash_bytes(text, len);
+		uint64_t h = fnv1a(FNV_OFFSET, text, len);
 		uint32_t slot = h & u.mask;
 
 		for (;; slot = (slot + 1) & u.mask) {

@@ -9,6 +9,7 @@
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
@@ -54,6 +55,21 @@ void sbuf_reset(struct sbuf *b);
 void sbuf_free(struct sbuf *b);
 
 /* The value of a hexadecimal digit (either case), or -1. */
+/* FNV-1a over n bytes, continuing from h (FNV_OFFSET to start). */
+#define FNV_OFFSET 1469598103934665603ULL
+
+static inline uint64_t fnv1a(uint64_t h, const void *p, size_t n)
+{
+	const unsigned char *s = p;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		h ^= s[i];
+		h *= 1099511628211ULL;
+	}
+	return h;
+}
+
 static inline int hex_digit_value(char c)
 {
 	if (c >= '0' && c <= '9')
