@@ -215,32 +215,6 @@ static uint32_t near_base(const struct chain_matcher *c, uint32_t k,
 	return 0;
 }
 
-static bool level_fits(const struct pi_entry *e, int level)
-{
-	return level < 0 || e->level == PI_LEVEL_DEFAULT || e->level == level;
-}
-
-/* The entry of format k to report for a base piece: as matcher_match()
- * picks, an exact level before the default one. */
-static const struct pi_entry *pick_base(const struct matcher *m, uint32_t k,
-					int level, size_t *count)
-{
-	const struct pi_entry *pick = NULL;
-	uint32_t e;
-
-	*count = 0;
-	for (e = m->ent_start[k]; e < m->ent_start[k + 1]; e++) {
-		const struct pi_entry *ent = &m->idx->v[m->ents[e]];
-
-		if (!level_fits(ent, level))
-			continue;
-		(*count)++;
-		if (!pick || (pick->level != level && ent->level == level))
-			pick = ent;
-	}
-	return pick;
-}
-
 /* A continuation piece's entry: from the file of the piece before it (prev)
  * if one is, then its module. */
 static const struct pi_entry *pick_piece(const struct matcher *m, uint32_t k,
@@ -1092,7 +1066,7 @@ static const struct pi_entry *generic_base(const struct chain_matcher *c, uint32
 	for (g = c->gen_start[k]; g < c->gen_start[k + 1]; g++) {
 		const struct gen_base *gb = &c->gen[g];
 
-		if (!level_fits(gb->e, level))
+		if (!matcher_level_ok(gb->e, level))
 			continue;
 		for (j = gb->near_first; j < gb->near_end; j++)
 			if (literals_in(&c->cont.fmts[c->near[j].fmt], msg, n))
@@ -1137,7 +1111,8 @@ static bool chain_from_bases(struct chain_matcher *c, const char *msg, size_t n,
 	const struct pi_entry *base, *swept = NULL, *best_base = NULL;
 	int64_t best = SCORE_NONE, v;
 	uint32_t h, best_fmt = 0, ntok = 0;
-	size_t lo = n, nrows = 0, others = 0, count, end;
+	size_t lo = n, nrows = 0, others = 0, end;
+	uint32_t count;
 	struct cover_row *r = NULL;
 
 	for (h = 0; h < all->nhits; h++)
@@ -1165,7 +1140,7 @@ static bool chain_from_bases(struct chain_matcher *c, const char *msg, size_t n,
 		if (!base_hit(all, h, generic))
 			continue;
 		count = 1;
-		base = generic ? generic_base(c, k, level, msg, n) : pick_base(all, k, level, &count);
+		base = generic ? generic_base(c, k, level, msg, n) : matcher_pick_entry(all, k, level, &count);
 		if (!base)
 			continue;
 		/* a generic base says nothing of where it comes from: only

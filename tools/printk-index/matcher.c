@@ -238,17 +238,13 @@ static int cmp_cand(const void *a, const void *b)
 	return x->fmt < y->fmt ? -1 : x->fmt > y->fmt;
 }
 
-static bool level_ok(const struct pi_entry *e, int level)
+bool matcher_level_ok(const struct pi_entry *e, int level)
 {
 	return level < 0 || e->level == PI_LEVEL_DEFAULT || e->level == level;
 }
 
-/*
- * The entry of format k a line of this level is attributed to, and how
- * many entries accept the level.
- */
-static const struct pi_entry *pick_entry(const struct matcher *m, uint32_t k, int level,
-					 uint32_t *cnt)
+const struct pi_entry *matcher_pick_entry(const struct matcher *m, uint32_t k, int level,
+					  uint32_t *cnt)
 {
 	const struct pi_entry *pick = NULL;
 	uint32_t e;
@@ -257,7 +253,7 @@ static const struct pi_entry *pick_entry(const struct matcher *m, uint32_t k, in
 	for (e = m->ent_start[k]; e < m->ent_start[k + 1]; e++) {
 		const struct pi_entry *ent = &m->idx->v[m->ents[e]];
 
-		if (!level_ok(ent, level))
+		if (!matcher_level_ok(ent, level))
 			continue;
 		(*cnt)++;
 		/* an entry with the exact level beats a default one */
@@ -359,7 +355,7 @@ void matcher_build(struct matcher *m, const struct pi_index *idx)
 	/* lines without a level (plain dmesg) rank the same entries always */
 	m->any_level = xcalloc(m->nfmt + 1, sizeof(*m->any_level));
 	for (k = 0; k < m->nfmt; k++)
-		m->any_level[k].pick = pick_entry(m, k, -1, &m->any_level[k].count);
+		m->any_level[k].pick = matcher_pick_entry(m, k, -1, &m->any_level[k].count);
 	m->deferred = xcalloc(m->nfmt, sizeof(struct cand_ref));
 	m->spec = xcalloc(m->nfmt, sizeof(struct cand_ref));
 	m->stamp = xcalloc(m->nfmt, sizeof(uint32_t));
@@ -408,7 +404,7 @@ static void try_match(struct matcher *m, const struct cand_ref *c, struct fmt_li
 	/* without a level every entry fits: no need to read them */
 	if (level >= 0) {
 		for (e = m->ent_start[k]; e < m->ent_start[k + 1]; e++)
-			if (level_ok(&m->idx->v[m->ents[e]], level))
+			if (matcher_level_ok(&m->idx->v[m->ents[e]], level))
 				break;
 		if (e == m->ent_start[k + 1])
 			return;
@@ -571,7 +567,7 @@ void matcher_match(struct matcher *m, const char *msg, size_t n, int level,
 			cnt = m->any_level[fk].count;
 			pick = m->any_level[fk].pick;
 		} else {
-			pick = pick_entry(m, fk, level, &cnt);
+			pick = matcher_pick_entry(m, fk, level, &cnt);
 		}
 		if (!cnt)
 			continue;

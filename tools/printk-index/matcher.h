@@ -89,6 +89,14 @@ struct matcher {
 	uint64_t tried;		/* statistics: exact matches attempted */
 };
 
+/* Does entry e accept a line of this level (-1: any)? */
+bool matcher_level_ok(const struct pi_entry *e, int level);
+
+/* The entry of format k a line of this level is attributed to (an exact
+ * level before the default one), and how many entries accept the level. */
+const struct pi_entry *matcher_pick_entry(const struct matcher *m, uint32_t k, int level,
+					  uint32_t *cnt);
+
 enum match_status {
 	MATCH_NONE,		/* unattributed */
 	MATCH_CATCH_ALL,	/* only catch-all formats match: unattributed */
