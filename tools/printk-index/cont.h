@@ -46,14 +46,9 @@ struct chain {
 
 struct cover_row;
 
-struct near_cont {
-	const char *file, *module;
-	uint32_t fmt;
-};
-
 struct gen_base {
 	const struct pi_entry *e;
-	uint32_t near_first, near_end;	/* its file's, in near[] */
+	uint32_t file;			/* its number (file_of[]) */
 };
 
 struct chain_matcher {
@@ -101,10 +96,9 @@ struct chain_matcher {
 	int64_t *top;
 	uint32_t *top_row;
 	size_t top_cap;
-	/* the specific continuation formats by their entries' file and
-	 * module, sorted: what lets a generic base in */
-	struct near_cont *near;
-	size_t nnear;
+	/* the specific continuation formats of each file, and the entries
+	 * of generic formats that can be a base (cover.c) */
+	uint32_t *spec_start, *spec_fmts;
 	struct gen_base *gen;		/* per generic format of all, from */
 	uint32_t *gen_start, ngen;	/* gen[gen_start[k]] */
 	char *blank;			/* a line with a blank added */

@@ -71,60 +71,6 @@ static uint32_t fmt_width(const struct fmt *f)
 }
 
 
-static int near_cmp(const void *a, const void *b)
-{
-	const struct near_cont *x = a, *y = b;
-	int d = strcmp(x->file, y->file);
-
-	return d ? d : strcmp(x->module, y->module);
-}
-
-/* The specific continuation formats, by the file and module of their
- * entries, and the entries of the generic open formats whose file has
- * some: what lets a generic base in (generic_base()). */
-static void near_init(struct chain_matcher *c)
-{
-	const struct matcher *m = &c->cont, *all = c->all;
-	uint32_t k, e;
-
-	for (k = 0; k < m->nfmt; k++) {
-		if (m->fmts[k].generic)
-			continue;
-		for (e = m->ent_start[k]; e < m->ent_start[k + 1]; e++) {
-			const struct pi_entry *ent = &m->idx->v[m->ents[e]];
-
-			c->near = xrealloc(c->near, (c->nnear + 1) * sizeof(*c->near));
-			c->near[c->nnear++] = (struct near_cont){ ent->file, ent->module, k };
-		}
-	}
-	if (c->nnear)
-		qsort(c->near, c->nnear, sizeof(*c->near), near_cmp);
-	/* the entries of generic open formats whose file has some */
-	c->gen_start = xcalloc(all->nfmt + 1, sizeof(*c->gen_start));
-	for (k = 0; k < all->nfmt; k++) {
-		c->gen_start[k] = c->ngen;
-		if (!all->fmts[k].generic || !all->fmts[k].open_end || !c->nnear)
-			continue;
-		for (e = all->ent_start[k]; e < all->ent_start[k + 1]; e++) {
-			const struct pi_entry *ent = &all->idx->v[all->ents[e]];
-			struct near_cont key = { ent->file, ent->module, 0 };
-			const struct near_cont *hit = bsearch(&key, c->near, c->nnear,
-							      sizeof(*c->near), near_cmp);
-			uint32_t first, end;
-
-			if (!hit)
-				continue;
-			for (first = hit - c->near; first && !near_cmp(&c->near[first - 1], &key);)
-				first--;
-			for (end = hit - c->near + 1; end < c->nnear && !near_cmp(&c->near[end], &key);)
-				end++;
-			c->gen = xrealloc(c->gen, (c->ngen + 1) * sizeof(*c->gen));
-			c->gen[c->ngen++] = (struct gen_base){ ent, first, end };
-		}
-	}
-	c->gen_start[all->nfmt] = c->ngen;
-}
-
 static uint64_t place_hash(const struct pi_entry *e)
 {
 	return fnv1a(fnv1a(FNV_OFFSET, e->file, strlen(e->file)), e->module, strlen(e->module));
@@ -194,11 +140,47 @@ static void files_init(struct chain_matcher *c, const struct pi_index *idx)
 }
 
 
-/* 1 when one of format k's entries is in the base's file (with func, in
- * its function too): pr_cont() pieces come from the same code as their
- * base. */
+/* The specific continuation formats of each file (spec_fmts from
+ * spec_start[file]), and, per generic open format of the index, its
+ * entries whose file has some: what lets a generic base in
+ * (generic_base()). After files_init(). */
+static void generic_bases_init(struct chain_matcher *c)
+{
+	const struct matcher *m = &c->cont, *all = c->all;
+	uint32_t k, e, j, f, nspec = 0;
+
+	c->spec_start = xcalloc(c->nfiles + 2, sizeof(*c->spec_start));
+	for (k = 0; k < m->nfmt; k++)
+		if (!m->fmts[k].generic)
+			for (j = c->fmt_file_start[k]; j < c->fmt_file_start[k + 1]; j++)
+				c->spec_start[c->fmt_files[j] + 2]++, nspec++;
+	for (f = 0; f < c->nfiles; f++)
+		c->spec_start[f + 2] += c->spec_start[f + 1];
+	c->spec_fmts = xcalloc(nspec + 1, sizeof(*c->spec_fmts));
+	for (k = 0; k < m->nfmt; k++)
+		if (!m->fmts[k].generic)
+			for (j = c->fmt_file_start[k]; j < c->fmt_file_start[k + 1]; j++)
+				c->spec_fmts[c->spec_start[c->fmt_files[j] + 1]++] = k;
+	c->gen_start = xcalloc(all->nfmt + 1, sizeof(*c->gen_start));
+	for (k = 0; k < all->nfmt; k++) {
+		c->gen_start[k] = c->ngen;
+		if (!all->fmts[k].generic || !all->fmts[k].open_end)
+			continue;
+		for (e = all->ent_start[k]; e < all->ent_start[k + 1]; e++) {
+			f = c->file_of[all->ents[e]];
+			if (c->spec_start[f] == c->spec_start[f + 1])
+				continue;
+			c->gen = xrealloc(c->gen, (c->ngen + 1) * sizeof(*c->gen));
+			c->gen[c->ngen++] = (struct gen_base){ &all->idx->v[all->ents[e]], f };
+		}
+	}
+	c->gen_start[all->nfmt] = c->ngen;
+}
+
+/* 1 when one of format k's entries is in the base's function: pr_cont()
+ * pieces come from the same code as their base. */
 static uint32_t near_base(const struct chain_matcher *c, uint32_t k,
-			  const struct pi_entry *base, bool func)
+			  const struct pi_entry *base)
 {
 	const struct matcher *m = &c->cont;
 	uint32_t e;
@@ -208,8 +190,8 @@ static uint32_t near_base(const struct chain_matcher *c, uint32_t k,
 	for (e = m->ent_start[k]; e < m->ent_start[k + 1]; e++) {
 		const struct pi_entry *ent = &m->idx->v[m->ents[e]];
 
-		if (!strcmp(ent->file, base->file) && !strcmp(ent->module, base->module) &&
-		    (!func || !strcmp(ent->func, base->func)))
+		if (!strcmp(ent->func, base->func) && !strcmp(ent->file, base->file) &&
+		    !strcmp(ent->module, base->module))
 			return 1;
 	}
 	return 0;
@@ -718,6 +700,17 @@ static void cover_groups(struct chain_matcher *c, size_t nrows)
 	}
 }
 
+/* Has one of continuation format k's entries the file numbered f? */
+static bool fmt_in_file(const struct chain_matcher *c, uint32_t k, uint32_t f)
+{
+	uint32_t j;
+
+	for (j = c->fmt_file_start[k]; j < c->fmt_file_start[k + 1]; j++)
+		if (c->fmt_files[j] == f)
+			return true;
+	return false;
+}
+
 /* The continuation formats that can print a piece of msg[lo..n): the
  * bytes each of their renderings contains are in it (row_visits() then
  * drops those with a literal that does not occur); with only, those from
@@ -728,6 +721,7 @@ static size_t cover_rows(struct chain_matcher *c, const char *msg, size_t n, siz
 	uint64_t have[4];
 	size_t nrows = 0, tokens = 0, vals = 0, toks = 0;
 	uint32_t k, ntok = base ? base->ntok : 0;
+	uint32_t only_file = only ? c->file_of[only - c->all->idx->v] : 0;
 	int i;
 
 	fmt_bytes(msg + lo, n - lo, have);
@@ -736,7 +730,7 @@ static size_t cover_rows(struct chain_matcher *c, const char *msg, size_t n, siz
 
 		for (i = 0; i < 4 && !(f->need[i] & ~have[i]); i++)
 			;
-		if (i < 4 || f->min_len > n - lo || !f->ntok || (only && !near_base(c, k, only, false)))
+		if (i < 4 || f->min_len > n - lo || !f->ntok || (only && !fmt_in_file(c, k, only_file)))
 			continue;
 		c->cand[nrows++] = k;
 		tokens += f->ntok;
@@ -793,7 +787,7 @@ static bool cover_weights(struct chain_matcher *c, size_t nrows, const struct pi
 		r->coherent = (int64_t)r->f->lit_nonspace * SCORE_COHERENT;
 		/* a piece without a literal ("%*s") can take any part of any
 		 * text: its bytes would reward cutting */
-		near = has_literal(r->f) && near_base(c, r->fmt, base, true) ? SCORE_NEAR : 0;
+		near = has_literal(r->f) && near_base(c, r->fmt, base) ? SCORE_NEAR : 0;
 		changed |= near != r->near;
 		r->near = near;
 	}
@@ -1055,8 +1049,8 @@ static bool literals_in(const struct fmt *f, const char *msg, size_t n)
  * with "[mem %#018Lx-%#018Lx]\n" or "empty\n", pieces from its own file.
  * So an entry (level fitting) is a base only when its file has a specific
  * continuation format whose literals all occur in the line; the covering
- * must then use such a piece (chain_from_bases()). near_init() listed, per
- * format, the entries whose file has any.
+ * must then use such a piece (chain_from_bases()). generic_bases_init()
+ * listed, per format, the entries whose file has any.
  */
 static const struct pi_entry *generic_base(const struct chain_matcher *c, uint32_t k,
 					   int level, const char *msg, size_t n)
@@ -1068,8 +1062,8 @@ static const struct pi_entry *generic_base(const struct chain_matcher *c, uint32
 
 		if (!matcher_level_ok(gb->e, level))
 			continue;
-		for (j = gb->near_first; j < gb->near_end; j++)
-			if (literals_in(&c->cont.fmts[c->near[j].fmt], msg, n))
+		for (j = c->spec_start[gb->file]; j < c->spec_start[gb->file + 1]; j++)
+			if (literals_in(&c->cont.fmts[c->spec_fmts[j]], msg, n))
 				return gb->e;
 	}
 	return NULL;
@@ -1204,7 +1198,7 @@ bool cover_after_base(struct chain_matcher *c, const char *msg, size_t n, int le
 		      struct chain *out)
 {
 	return chain_from_bases(c, msg, n, level, false, out) ||
-	       (c->nnear && chain_from_bases(c, msg, n, level, true, out));
+	       (c->ngen && chain_from_bases(c, msg, n, level, true, out));
 }
 
 
@@ -1216,8 +1210,8 @@ void cover_init(struct chain_matcher *c)
 	for (k = 0; k < c->cont.nfmt; k++)
 		c->cont_width[k] = fmt_width(&c->cont.fmts[k]);
 	c->cand = xcalloc(2 * (c->cont.nfmt + 1), sizeof(*c->cand));
-	near_init(c);
 	files_init(c, c->all->idx);
+	generic_bases_init(c);
 }
 
 void cover_free(struct chain_matcher *c)
@@ -1232,7 +1226,8 @@ void cover_free(struct chain_matcher *c)
 	free(c->row_grp);
 	free(c->top);
 	free(c->top_row);
-	free(c->near);
+	free(c->spec_start);
+	free(c->spec_fmts);
 	free(c->gen);
 	free(c->gen_start);
 	free(c->rows);
