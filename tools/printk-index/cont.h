@@ -57,7 +57,7 @@ struct chain_matcher {
 	/* the continuation formats, deduplicated, with their entries: the
 	 * search reads them but never runs this matcher (cover.c) */
 	struct matcher cont;
-	uint32_t *cont_width;		/* per cont format: see fmt_width() */
+	int64_t *cont_weight;		/* per cont format: a piece's own score */
 	/* the search's tables for the current line, grown as needed */
 	size_t n, stride;		/* the line's length; n + 2 */
 	uint32_t *cand;			/* the candidate formats */

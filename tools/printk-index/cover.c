@@ -738,8 +738,13 @@ static size_t cover_rows(struct chain_matcher *c, const char *msg, size_t n, siz
 			ntok = f->ntok;
 	}
 	cover_start(c, nrows + 1, tokens + ntok, ntok, n);
-	for (i = 0; (size_t)i < nrows; i++)
-		row_init(c, &c->rows[i], &c->cont.fmts[c->cand[i]], c->cand[i], &vals, &toks);
+	for (i = 0; (size_t)i < nrows; i++) {
+		struct cover_row *r = &c->rows[i];
+
+		row_init(c, r, &c->cont.fmts[c->cand[i]], c->cand[i], &vals, &toks);
+		r->weight = c->cont_weight[r->fmt];
+		r->coherent = (int64_t)r->f->lit_nonspace * SCORE_COHERENT;
+	}
 	if (base)
 		row_init(c, &c->rows[nrows], base, 0, &vals, &toks);
 	cover_groups(c, nrows);
@@ -771,23 +776,19 @@ static bool says_where(const struct fmt *f)
 	return false;
 }
 
-/* The rows' own scores, for pieces that follow base (NULL: none); true
- * when one changed since the last call (only nearness to the base can). */
-static bool cover_weights(struct chain_matcher *c, size_t nrows, const struct pi_entry *base)
+/* The rows' nearness to base (NULL: none), the only part of their scores
+ * that depends on it; true when it changed since the last call. */
+static bool cover_near(struct chain_matcher *c, size_t nrows, const struct pi_entry *base)
 {
 	bool changed = false;
 	size_t i;
 
 	for (i = 0; i < nrows; i++) {
 		struct cover_row *r = &c->rows[i];
-		int64_t near;
-
-		r->weight = score_of(says_where(r->f) ? r->f->lit_nonspace : 0,
-				     c->cont_width[r->fmt], 1);
-		r->coherent = (int64_t)r->f->lit_nonspace * SCORE_COHERENT;
 		/* a piece without a literal ("%*s") can take any part of any
 		 * text: its bytes would reward cutting */
-		near = has_literal(r->f) && near_base(c, r->fmt, base) ? SCORE_NEAR : 0;
+		int64_t near = has_literal(r->f) && near_base(c, r->fmt, base) ? SCORE_NEAR : 0;
+
 		changed |= near != r->near;
 		r->near = near;
 	}
@@ -1083,7 +1084,7 @@ static bool near_specific(const struct chain_matcher *c, const struct chain *ch)
 }
 
 /* Do a and b share file, module and function, all that the rows' scores
- * depend on (cover_weights())? */
+ * depend on (cover_near())? */
 static bool same_place(const struct pi_entry *a, const struct pi_entry *b)
 {
 	return !strcmp(a->func, b->func) && !strcmp(a->file, b->file) &&
@@ -1146,7 +1147,7 @@ static bool chain_from_bases(struct chain_matcher *c, const char *msg, size_t n,
 		}
 		/* the scores depend on the base only through its function:
 		 * the tables of the last sweep serve when they do not change */
-		if (cover_weights(c, nrows, base) || !swept)
+		if (cover_near(c, nrows, base) || !swept)
 			sweep(c, nrows, msg, n, lo);
 		swept = base;
 		r->f = f;
@@ -1166,13 +1167,11 @@ static bool chain_from_bases(struct chain_matcher *c, const char *msg, size_t n,
 		return false;
 	/* the tables hold the last base file's coverings: redo the best one's */
 	if (!same_place(swept, best_base)) {
-		bool rows = generic && !same_place(swept, best_base);
-
-		if (rows) {
+		if (generic) {
 			nrows = cover_rows(c, msg, n, lo, &c->base_fmt, best_base);
 			r = &c->rows[nrows];
 		}
-		if (cover_weights(c, nrows, best_base) || rows)
+		if (cover_near(c, nrows, best_base) || generic)
 			sweep(c, nrows, msg, n, lo);
 	}
 	r->f = &all->fmts[best_fmt];
@@ -1206,9 +1205,12 @@ void cover_init(struct chain_matcher *c)
 {
 	uint32_t k;
 
-	c->cont_width = xcalloc(c->cont.nfmt + 1, sizeof(uint32_t));
-	for (k = 0; k < c->cont.nfmt; k++)
-		c->cont_width[k] = fmt_width(&c->cont.fmts[k]);
+	c->cont_weight = xcalloc(c->cont.nfmt + 1, sizeof(*c->cont_weight));
+	for (k = 0; k < c->cont.nfmt; k++) {
+		const struct fmt *f = &c->cont.fmts[k];
+
+		c->cont_weight[k] = score_of(says_where(f) ? f->lit_nonspace : 0, fmt_width(f), 1);
+	}
 	c->cand = xcalloc(2 * (c->cont.nfmt + 1), sizeof(*c->cand));
 	files_init(c, c->all->idx);
 	generic_bases_init(c);
@@ -1216,7 +1218,7 @@ void cover_init(struct chain_matcher *c)
 
 void cover_free(struct chain_matcher *c)
 {
-	free(c->cont_width);
+	free(c->cont_weight);
 	free(c->cand);
 	free(c->file_of);
 	free(c->grp_stamp);
@@ -1252,7 +1254,7 @@ bool cover_pieces(struct chain_matcher *c, const char *msg, size_t n, struct cha
 	if (n > CHAIN_LINE_MAX)
 		return false;
 	nrows = cover_rows(c, msg, n, 0, NULL, NULL);
-	cover_weights(c, nrows, NULL);
+	cover_near(c, nrows, NULL);
 	sweep(c, nrows, msg, n, 0);
 	/* a sweep stopped by the work bound leaves best[] unfinished */
 	if (!c->work || c->best[0] == SCORE_NONE || !collect(c, NULL, 0, n, msg, out) ||
