@@ -27,6 +27,11 @@ extern const char *t_tmpdir;	/* scratch folder of the running test */
 
 /* the outcome of one assertion of the case (function) FUNC */
 void t_record(const char *func, int ok);
+
+struct chain;
+/* A KERN_CONT covering as "file:line[off,len] ...", or "-" when not ok
+ * (test_follow.c; one static buffer). */
+const char *t_chain_text(const struct chain *ch, int ok);
 /*
  * Return 1 after recording that the case cannot run because WHAT is
  * missing: a failure, or a declared skip with PI_TESTS_ALLOW_MISSING.

@@ -111,16 +111,16 @@ static void load(struct pi_index *idx, const char *text, const char *module)
 	fclose(f);
 }
 
-/* "func:line+line..." of a chain, or "-" */
-static const char *pieces(const struct chain *ch, bool ok)
+/* see test.h */
+const char *t_chain_text(const struct chain *ch, int ok)
 {
-	static char s[256];
+	static char s[512];
 	size_t i, n = 0;
 
 	if (!ok)
 		return "-";
 	s[0] = '\0';
-	for (i = 0; i < ch->n && n < sizeof(s) - 40; i++)
+	for (i = 0; i < ch->n && n < sizeof(s); i++)
 		n += snprintf(s + n, sizeof(s) - n, "%s%s:%u[%zu,%zu]", i ? " " : "",
 			      ch->p[i].e->file, ch->p[i].e->line, ch->p[i].off, ch->p[i].len);
 	return s;
@@ -143,32 +143,32 @@ static void test_chains(void)
 	/* the base, then " %d" from the base's own file (not other.c's, not
 	 * the wider " %s"), then " done" */
 	msg = "pi_sample: counting: 2 done";
-	CHECK_STR(pieces(&ch, chain_match(&c, msg, strlen(msg), 6, false, &ch)),
+	CHECK_STR(t_chain_text(&ch, chain_match(&c, msg, strlen(msg), 6, false, &ch)),
 		  "s.c:51[0,20] s.c:52[20,2] s.c:53[22,5]");
 	CHECK_INT(ch.others, 0);
 	CHECK_INT(ch.lit_bytes, 20 + 1 + 5);
 	/* several continuation pieces of the same format */
 	msg = "table: 0a ff 10";
-	CHECK_STR(pieces(&ch, chain_match(&c, msg, strlen(msg), 3, false, &ch)),
+	CHECK_STR(t_chain_text(&ch, chain_match(&c, msg, strlen(msg), 3, false, &ch)),
 		  "t.c:5[0,6] t.c:6[6,3] t.c:6[9,3] t.c:6[12,3]");
 	/* the base's level must fit */
-	CHECK_STR(pieces(&ch, chain_match(&c, msg, strlen(msg), 6, false, &ch)), "-");
+	CHECK_STR(t_chain_text(&ch, chain_match(&c, msg, strlen(msg), 6, false, &ch)), "-");
 	/* " %s" explains any text after a blank... */
 	msg = "pi_sample: counting: two done";
-	CHECK_STR(pieces(&ch, chain_match(&c, msg, strlen(msg), 6, false, &ch)),
+	CHECK_STR(t_chain_text(&ch, chain_match(&c, msg, strlen(msg), 6, false, &ch)),
 		  "s.c:51[0,20] other.c:1[20,4] s.c:53[24,5]");
 	/* ...but no piece starts without one */
 	msg = "pi_sample: counting:two";
-	CHECK_STR(pieces(&ch, chain_match(&c, msg, strlen(msg), 6, false, &ch)), "-");
+	CHECK_STR(t_chain_text(&ch, chain_match(&c, msg, strlen(msg), 6, false, &ch)), "-");
 	msg = "nothing to see";
-	CHECK_STR(pieces(&ch, chain_match(&c, msg, strlen(msg), -1, false, &ch)), "-");
+	CHECK_STR(t_chain_text(&ch, chain_match(&c, msg, strlen(msg), -1, false, &ch)), "-");
 	/* pieces alone, as the kernel flags a piece it could not append */
 	msg = " 7 done";
-	CHECK_STR(pieces(&ch, chain_match(&c, msg, strlen(msg), -1, true, &ch)),
+	CHECK_STR(t_chain_text(&ch, chain_match(&c, msg, strlen(msg), -1, true, &ch)),
 		  "s.c:52[0,2] s.c:53[2,5]");
 	/* only the first line of a multi-line record is split */
 	msg = "table: 0a\nsecond line";
-	CHECK_STR(pieces(&ch, chain_match(&c, msg, strlen(msg), 3, false, &ch)),
+	CHECK_STR(t_chain_text(&ch, chain_match(&c, msg, strlen(msg), 3, false, &ch)),
 		  "t.c:5[0,6] t.c:6[6,3]");
 
 	/* attribute_message: a whole-line format wins, no chain */

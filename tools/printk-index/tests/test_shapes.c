@@ -238,22 +238,6 @@ static bool same_attribution(const struct attribution *a, const struct attributi
 	return true;
 }
 
-/* The pieces of a's covering as "file:line[off,len] ...", or "-". */
-static const char *chain_text(const struct attribution *a)
-{
-	static char s[512];
-	size_t i, len = 0;
-
-	if (!a->chained)
-		return "-";
-	s[0] = 0;
-	for (i = 0; i < a->chain.n && len < sizeof(s); i++)
-		len += snprintf(s + len, sizeof(s) - len, "%s%s:%u[%zu,%zu]", i ? " " : "",
-				a->chain.p[i].e->file, a->chain.p[i].e->line,
-				a->chain.p[i].off, a->chain.p[i].len);
-	return s;
-}
-
 /*
  * Lines that cost milliseconds each in the earlier KERN_CONT search (a
  * recursion over offsets and piece lengths with a step budget), and the
@@ -319,14 +303,14 @@ static void slow_lines(struct chain_matcher *chains)
 
 	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		attribute_message(chains, cases[i].line, strlen(cases[i].line), -1, &a);
-		CHECK_STR(chain_text(&a), cases[i].pieces);
+		CHECK_STR(t_chain_text(&a.chain, a.chained), cases[i].pieces);
 	}
 	/* 1,000 blanks after a base: padded conversions (%0*d) span them
 	 * all from every offset, so the work bound stops the search, which
 	 * then reports no covering (it read an unfinished table before) */
 	memset(blanks + strlen(blanks), ' ', 1000);
 	attribute_message(chains, blanks, strlen(blanks), -1, &a);
-	CHECK_STR(chain_text(&a), "-");
+	CHECK_STR(t_chain_text(&a.chain, a.chained), "-");
 	CHECK(!chain_match(chains, blanks, strlen(blanks), -1, true, &ch));
 	CHECK(!chain_match(chains, blanks + 15, strlen(blanks + 15), -1, true, &ch));
 }
