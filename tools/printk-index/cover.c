@@ -70,7 +70,6 @@ static uint32_t fmt_width(const struct fmt *f)
 	return w < PIECE_WIDTH_MAX ? w : PIECE_WIDTH_MAX;
 }
 
-
 static uint64_t place_hash(const struct pi_entry *e)
 {
 	return fnv1a(fnv1a(FNV_OFFSET, e->file, strlen(e->file)), e->module, strlen(e->module));
@@ -138,7 +137,6 @@ static void files_init(struct chain_matcher *c, const struct pi_index *idx)
 	free(slot);
 	free(key);
 }
-
 
 /* The specific continuation formats of each file (spec_fmts from
  * spec_start[file]), and, per generic open format of the index, its
@@ -263,7 +261,6 @@ struct cover_row {
 	 * at run_pos[t] (see span_limit()) */
 	size_t *run_pos, *run_end;
 };
-
 
 /* Does the token print every span of at least tk->min bytes? */
 static bool any_span(const struct fmt_tok *tk)
@@ -1199,7 +1196,6 @@ bool cover_after_base(struct chain_matcher *c, const char *msg, size_t n, int le
 	return chain_from_bases(c, msg, n, level, false, out) ||
 	       (c->ngen && chain_from_bases(c, msg, n, level, true, out));
 }
-
 
 void cover_init(struct chain_matcher *c)
 {
