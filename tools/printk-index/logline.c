@@ -213,6 +213,7 @@ static int dmesg_stamp(struct cur *c)
 	struct cur t = *c;
 	const char *close;
 	size_t i, n;
+	bool clock;
 
 	if (iso_time(&t))
 		goto ok;
@@ -230,17 +231,27 @@ static int dmesg_stamp(struct cur *c)
 	}
 	if (chr(&t, '<') && (skip_spaces(&t), seconds(&t)) && chr(&t, '>') && t.p == close)
 		goto closed;
-	/* clock forms: letters, digits, blanks and ':' only, with a ':' */
+	/*
+	 * clock forms: a day or month name, then letters, digits, blanks and
+	 * ':' only, with a clock ("07:51") in them; a message's own brackets,
+	 * as DRM's "[drm:0xffffffffc0a1b2c3]", are not a stamp
+	 */
 	t.p = c->p + 1;
 	n = close - t.p;
-	if (n < 8 || !memchr(t.p, ':', n))
+	if (n < 8 || !is_alpha(t.p[0]) || !is_alpha(t.p[1]) || !is_alpha(t.p[2]) ||
+	    t.p[3] != ' ')
 		return 0;
+	clock = false;
 	for (i = 0; i < n; i++) {
 		char ch = t.p[i];
 
 		if (!(is_digit(ch) || ch == ' ' || ch == ':' || is_alpha(ch)))
 			return 0;
+		if (ch == ':' && i + 1 < n && is_digit(t.p[i - 1]) && is_digit(t.p[i + 1]))
+			clock = true;
 	}
+	if (!clock)
+		return 0;
 closed:
 	t.p = close + 1;
 ok:

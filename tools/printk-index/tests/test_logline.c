@@ -36,6 +36,11 @@ void test_logline(void)
 	t("[    1.234567] [     C0] cpu caller", LOG_DMESG, -1, "cpu caller");
 	t("[Tue Dec  3 07:51:19 2024] ctime stamp", LOG_DMESG, -1, "ctime stamp");
 	t("[drm] Initialized", LOG_RAW, -1, "[drm] Initialized");
+	/* %ps of a module function without CONFIG_KALLSYMS is its address */
+	t("[drm:0xffffffffa000413c] *ERROR* x", LOG_RAW, -1, "[drm:0xffffffffa000413c] *ERROR* x");
+	t("[drm:intel_dp_detect [i915]] *ERROR* x", LOG_RAW, -1,
+	  "[drm:intel_dp_detect [i915]] *ERROR* x");
+	t("[Dec 3 07:51] reltime clock", LOG_DMESG, -1, "reltime clock");
 	t("[    1.23 not closed", LOG_RAW, -1, "[    1.23 not closed");
 	/* dmesg -r */
 	t("<6>[    1.234567] Run /init as init process", LOG_DMESG_R, 6, "Run /init as init process");
