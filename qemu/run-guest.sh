@@ -15,7 +15,7 @@
 # usage: run-guest.sh --kernel BZIMAGE --initrd CPIO [--cmd CMD] [--overlay DIR]
 #                     [--log-dir DIR] [--variant NAME] [--timeout SECONDS]
 #                     [--smp N] [--memory MB] [--append KERNEL_ARGS]
-#                     [--ext4-disk MB]
+#                     [--ext4-disk MB] [--qemu-arg ARG]...
 #
 # --ext4-disk gives the guest a fresh, empty ext4 file system of that size
 # as a virtio-blk disk (/dev/vda), made anew for every run in the log folder.
@@ -24,6 +24,7 @@ set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 kernel= initrd= cmd= overlay= logdir= variant=guest
 timeout=${TIMEOUT:-300} smp=1 memory=512 append=${APPEND:-} ext4_disk=
+qemu_args=()
 # A variant's own QEMU options (qemu/<variant>.args: an SMP guest, more
 # memory, a longer timeout for a slow debug kernel) go first, so that the
 # command line still wins.
@@ -47,6 +48,8 @@ while [ $# -gt 0 ]; do
 	--memory) memory=$2 ;;
 	--append) append="$append $2" ;;
 	--ext4-disk) ext4_disk=$2 ;;
+	# One more QEMU argument, as is: devices beyond the pc machine's own.
+	--qemu-arg) qemu_args+=("$2") ;;
 	*) echo "run-guest: unknown option $1" >&2; exit 2 ;;
 	esac
 	shift 2
@@ -90,7 +93,7 @@ accel=(-accel tcg)
 timeout --foreground -k 5 "$timeout" qemu-system-x86_64 "${accel[@]}" \
 	-m "$memory" -smp "$smp" -display none -no-reboot -monitor none \
 	-serial "file:$console" -serial "file:$out" \
-	-kernel "$kernel" -initrd "$extra/initrd.cpio.gz" "${disk[@]}" \
+	-kernel "$kernel" -initrd "$extra/initrd.cpio.gz" "${disk[@]}" "${qemu_args[@]}" \
 	-append "console=ttyS0 panic=-1 oops=panic loglevel=7 $append" \
 	</dev/null
 qrc=$?

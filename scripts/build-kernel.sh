@@ -1,7 +1,9 @@
 #!/bin/bash
 # Configure and build one variant: tinyconfig + base.config + default.config
 # + <variant>.config (later fragments win), then bzImage and, when the variant
-# has modules, the in-tree modules.  A variant "a+b" applies a.config, then
+# has modules, the in-tree modules.  A fragment with a line "# pi-base:
+# TARGET" starts from that configuration target (x86_64_defconfig) instead
+# of tinyconfig.  A variant "a+b" applies a.config, then
 # b.config.  With PI_LLVM=1 the kernel is built with clang and the LLVM
 # tools (LLVM=1) instead of gcc.  Every option the fragments ask for must
 # end up in the final .config: a fragment that Kconfig silently overrode (an
@@ -39,6 +41,10 @@ else
 	kmake=(make -s -C "$tree" O="$out" CC="ccache gcc" HOSTCC="ccache gcc" -j"$jobs")
 fi
 
+# The configuration the fragments are merged into: the last "pi-base".
+start=$(sed -n 's/^# pi-base: *\([A-Za-z0-9_]*\) *$/\1/p' "${fragments[@]}" | tail -n 1)
+start=${start:-tinyconfig}
+
 mkdir -p "$out"
 # Two builds in one output folder corrupt each other: take turns.
 exec 9> "$out.lock"
@@ -46,7 +52,7 @@ flock 9
 # Reconfigure only when a fragment, or the tree, changed since the last time.
 confsum=$( (cat "${fragments[@]}"; git -C "$tree" rev-parse HEAD; echo "llvm=${PI_LLVM:-0}") | sha1sum | cut -d' ' -f1)
 if [ ! -f "$out/.config" ] || [ "$(cat "$out/.pi-config-sum" 2>/dev/null)" != "$confsum" ]; then
-	"${kmake[@]}" tinyconfig >/dev/null
+	"${kmake[@]}" "$start" >/dev/null
 	(cd "$out" && "$tree/scripts/kconfig/merge_config.sh" -m -O . .config "${fragments[@]}" >/dev/null)
 	# Choice overrides in the fragments (KERNEL_GZIP, SLUB) make Kconfig
 	# warn; the check below is what decides.

@@ -25,18 +25,10 @@ mkdir -p "$work"
 
 log() { echo "coverage: $*" >&2; }
 
-# The tree without the wrapper patches, as a worktree of the patched one:
-# the last of the "printk: index:" patches the series starts with (later
-# "printk: index:" patches, after the wrappers, do not change coverage).
-base=$(git -C "$tree" log --reverse --format='%H %s' base..HEAD |
-	awk '$2 != "printk:" || $3 != "index:" { exit } { last = $1 } END { print last }')
-[ -n "$base" ] || { log "no 'printk: index:' commit in $tree"; exit 1; }
-if [ "$(git -C "$unwrapped" rev-parse HEAD 2>/dev/null)" != "$base" ]; then
-	rm -rf "$unwrapped"
-	git -C "$tree" worktree prune
-	git -C "$tree" worktree add -q --detach "$unwrapped" "$base"
-fi
-log "building the drivers kernel without the wrapper patches (at $(git -C "$tree" log -1 --format='%h %s' "$base"))"
+# The tree without the wrapper patches, as a worktree of the patched one.
+. "$top/test/bench/lib.sh"
+at=$(unwrapped_worktree "$tree" "$unwrapped") || { log "cannot make $unwrapped"; exit 1; }
+log "building the drivers kernel without the wrapper patches (at $at)"
 "$top/scripts/build-kernel.sh" "$unwrapped" "$tbuild/kernel-drivers-unwrapped" "$top/kconfig-fragments" drivers "${JOBS:-2}" >&2
 make -s -C "$top" initramfs VARIANT=drivers >&2
 
