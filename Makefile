@@ -27,7 +27,7 @@ JOBS      ?= $(shell nproc)
 TIMEOUT   ?= 300
 KVM       ?= 0
 SHARED    ?= $(TOP)/../shared
-SERIES_VERSION ?= 4
+SERIES_VERSION ?= 5
 
 comma := ,
 space := $(eval) $(eval)

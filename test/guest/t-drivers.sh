@@ -1,14 +1,14 @@
-# Real drivers on the hardware of every QEMU pc guest (e1000, the PIIX IDE
-# controller's ATAPI CD-ROM) and a virtio-blk disk with ext4 (the drivers
+# Real drivers on the hardware of every QEMU pc guest (ACPI, e1000, the PIIX
+# IDE controller's ATAPI CD-ROM) and a virtio-blk disk with ext4 (the drivers
 # variant): every message they print through a wrapper the series indexes
-# (netdev_<level>, libata, sdev_printk/sr_printk, ext4_msg and friends,
-# dynamic debug) must be attributed by printk-index match to an entry of
+# (ACPICA's ACPI_INFO(), netdev_<level>, libata, sdev_printk/sr_printk,
+# ext4_msg and friends, dynamic debug) must be attributed by printk-index match to an entry of
 # that driver's own code, not left to a generic format.
 . ./lib.sh
 
-ktap_plan 9
+ktap_plan 12
 if ! feature drivers; then
-	for i in $(seq 9); do skip "drivers case $i" "only in the drivers variant"; done
+	for i in $(seq 12); do skip "drivers case $i" "only in the drivers variant"; done
 	ktap_done
 fi
 
@@ -31,8 +31,8 @@ insmod $MODULES/pi_sample.ko dyndbg=+p
 # In no particular order: the file lists call sites in their descriptors'
 # order, which is the compiler's.
 cat > /tmp/dd.golden <<'EOF'
-<7> pi_sample.c:109 pi_sample_netdev "%s %s %s%s: netdev debug, compiled out\n"
-<7> pi_sample.c:110 pi_sample_netdev "%s %s %s%s: netif debug, compiled out\n"
+<7> pi_sample.c:111 pi_sample_netdev "%s %s %s%s: netdev debug, compiled out\n"
+<7> pi_sample.c:112 pi_sample_netdev "%s %s %s%s: netif debug, compiled out\n"
 EOF
 grep -xFf /tmp/dd.golden $SYSFS_INDEX/pi_sample | sort > /tmp/dd.found
 check "pi_sample's netdev_dbg() and netif_dbg() sites are in the index at level 7" same_file /tmp/dd.found /tmp/dd.golden
@@ -80,6 +80,21 @@ wrapper_lines "netdev_<level>() lines of e1000, debug ones included" "${ts}e1000
 wrapper_lines "libata's ata_port/link/dev_<level>() lines" "${ts}ata[0-9]+(\\.[0-9]+)?: " drivers/ata/
 wrapper_lines "sdev_printk() and sr_printk() lines" "${ts}(scsi|sr) [0-9]+:[0-9]+:[0-9]+:[0-9]+: " drivers/scsi/
 wrapper_lines "ext4_msg() lines" "${ts}EXT4-fs " fs/ext4/
+# ACPICA prints a line per firmware table, from tbprint.c.
+wrapper_lines "ACPICA's ACPI_INFO() lines of the firmware's tables" "${ts}ACPI: [A-Z0-9]{4} 0x[0-9A-F]{16} " drivers/acpi/acpica/
+
+# The wrappers of patches 14 to 18 (dev_err_probe(), ACPICA's ACPI_*(),
+# acpi_handle_<level>(), DRM_ERROR() and drm_dev_printk(), ibdev_<level>()),
+# called by pi_wrappers: its index file is its golden, and each line it
+# prints is attributed to its own call site (the ibdev calls are not made).
+dmesg > /tmp/wrappers.before
+insmod $MODULES/pi_wrappers.ko
+dmesg | tail -n +$(($(wc -l < /tmp/wrappers.before) + 1)) > /tmp/wrappers.log
+check "pi_wrappers's index file equals its golden" same_file $SYSFS_INDEX/pi_wrappers /test/pi_wrappers.drivers.golden
+printk-index match /tmp/wrappers.log 2>/dev/null | cut -d' ' -f2-5 > /tmp/wrappers.match
+rmmod pi_wrappers
+check "the $(wc -l < /tmp/wrappers.log) lines pi_wrappers prints are attributed to its calls" \
+	same_file /tmp/wrappers.match /test/pi_wrappers.drivers.match
 
 # A device without a parent: for it __netdev_printk() prints "%s%s: ", not
 # the "%s %s %s%s: " that netdev_<level>() entries record.  Renaming the

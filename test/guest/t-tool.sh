@@ -43,8 +43,10 @@ check "list of a module file prints it back byte for byte" sh -c \
 # The module's own messages (the kernel may print others meanwhile, and says
 # "taints kernel" only at the first load of the boot).  The very long format
 # is left out: printk cuts its message short, so no format but a generic one
-# can match what is left of it.
-dmesg | grep -E 'pi_sample:| pisample0 |^no level 1$|^default level 1$' |
+# can match what is left of it.  With their levels ("<3>", dmesg -r), as
+# t-follow reads them: a level tells dev_err_probe()'s line from
+# dev_warn_probe()'s generic entry in vmlinux.
+dmesg -r | grep -E 'pi_sample:| pisample0 |^<[0-9]+>no level 1$|^<[0-9]+>default level 1$' |
 	grep -v -e 'loading out-of-tree module taints kernel' -e 'a very long format' > /tmp/module.log
 printk-index match /tmp/module.log > /tmp/module.out 2>/dev/null
 rc=$?

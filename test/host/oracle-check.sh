@@ -128,12 +128,18 @@ check_kernel() {
 			[ "$name" = pi_sample ] && [ -z "$kasan" ] &&
 				check_layout "$v: $(basename "$ko")" "$ko"
 		done
-		# A golden belongs to the one module its folder builds.  The
-		# goldens are of kernels without dynamic debug: with it, the
-		# series indexes pr_debug() sites too, and pi_sample.c's
-		# "index: dyndbg" comments (checked below) say which.
+		# A golden belongs to the one module its folder builds, and
+		# NAME.VARIANT.golden to that variant only (a module whose calls
+		# depend on the configuration).  The goldens are of kernels
+		# without dynamic debug: with it, the series indexes pr_debug()
+		# sites too, and pi_sample.c's "index: dyndbg" comments (checked
+		# below) say which.
 		for golden in "$dir"*.golden; do
 			[ -e "$golden" ] || continue
+			case ${golden##*/} in
+			"$name.golden" | "$name.${v#*/}.golden") ;;
+			*) continue ;;
+			esac
 			if [ -n "$dyndbg" ] && grep -q 'index: dyndbg ' "$dir"*.c; then
 				continue
 			fi
@@ -144,6 +150,15 @@ check_kernel() {
 			same "$v: $(basename "$golden") equals the oracle" "$golden" "$tmp/$f.$name.oracle"
 		done
 	done
+	# pi_wrappers.c's comments, in the variant that makes all its calls.
+	if [ -e "$top/test/modules/pi_wrappers/pi_wrappers.${v#*/}.golden" ]; then
+		if out=$("$top/test/host/pi_source_check.py" "$top/test/modules/pi_wrappers/pi_wrappers.c" \
+			"$tmp/$f.pi_wrappers.oracle" "$top/test/modules/pi_wrappers/pi_wrappers.${v#*/}.golden"); then
+			pass "$v: the oracle of pi_wrappers.ko and its golden equal pi_wrappers.c's index: comments"
+		else
+			fail "$v: the oracle of pi_wrappers.ko and its golden equal pi_wrappers.c's index: comments" "$out"
+		fi
+	fi
 	if [ -e "$tmp/$f.pi_sample.oracle" ]; then
 		set -- "$tmp/$f.pi_sample.oracle"
 		name="the oracle of pi_sample.ko (with dynamic debug)"

@@ -386,8 +386,8 @@ class SourceTable(unittest.TestCase):
     # and netif_dbg() sites ("index: dyndbg") are not in it, and a kernel
     # with dynamic debug must have them.
     DYNDBG = (b'<5> pi_sample.c:46 ',
-              b'<7> pi_sample.c:109 pi_sample_netdev "%s %s %s%s: netdev debug, compiled out\\n"\n'
-              b'<7> pi_sample.c:110 pi_sample_netdev "%s %s %s%s: netif debug, compiled out\\n"\n'
+              b'<7> pi_sample.c:111 pi_sample_netdev "%s %s %s%s: netdev debug, compiled out\\n"\n'
+              b'<7> pi_sample.c:112 pi_sample_netdev "%s %s %s%s: netif debug, compiled out\\n"\n'
               b'<5> pi_sample.c:46 ')
 
     def test_dynamic_debug_sites(self):

@@ -72,6 +72,8 @@ static void pi_sample_device(struct device *dev)
 	dev_notice(dev, "device notice\n");	/* index: <5> pi_sample_device "%s %s: device notice\n" */
 	dev_info(dev, "device info %pe\n", ERR_PTR(-ENOMEM));	/* index: <6> pi_sample_device "%s %s: device info %pe\n" */
 	dev_printk(KERN_ERR, dev, "dev_printk with level\n");	/* index: <3> pi_sample_device "%s %s: dev_printk with level\n" */
+	dev_err_probe(dev, -ENODEV, "probe failed, %s\n", "no device");	/* index: <3> pi_sample_device "%s %s: error %pe: probe failed, %s\n" */
+	dev_warn_probe(dev, -EIO, "probe warning\n");	/* index: <4> pi_sample_device "%s %s: error %pe: probe warning\n" */
 }
 
 /*
