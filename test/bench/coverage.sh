@@ -16,17 +16,12 @@ set -euo pipefail
 
 [ $# = 1 ] || { echo "usage: $0 WORK_DIR" >&2; exit 2; }
 top=$(cd "$(dirname "$0")/../.." && pwd)
-# One tree's build folder (BUILD/KERNEL, as in the Makefile).
-tbuild=$(realpath -m "${BUILD:-$top/build}/${KERNEL:-6.1}")
-work=$(realpath -m "$1")
-tree=$tbuild/linux unwrapped=$tbuild/linux-unwrapped
-tool=$top/tools/printk-index/printk-index
-mkdir -p "$work"
+. "$top/test/bench/lib.sh"
+bench_paths "$1"
 
 log() { echo "coverage: $*" >&2; }
 
 # The tree without the wrapper patches, as a worktree of the patched one.
-. "$top/test/bench/lib.sh"
 at=$(unwrapped_worktree "$tree" "$unwrapped") || { log "cannot make $unwrapped"; exit 1; }
 log "building the drivers kernel without the wrapper patches (at $at)"
 "$top/scripts/build-kernel.sh" "$unwrapped" "$tbuild/kernel-drivers-unwrapped" "$top/kconfig-fragments" drivers "${JOBS:-2}" >&2
@@ -46,13 +41,8 @@ for k in unwrapped:kernel-drivers-unwrapped patched:kernel-drivers; do
 		> "$work/coverage-$name.match" 2> "$work/coverage-$name.summary"
 done
 
-# "printk-index: N lines: A attributed, G generic-only, U unattributed (...)"
-row() {
-	sed -n 's/^printk-index: \([0-9]*\) lines: \([0-9]*\) attributed, \([0-9]*\) generic-only, \([0-9]*\) unattributed.*/\1 \2 \3 \4/p' "$1"
-}
-read -r n a0 g0 u0 < <(row "$work/coverage-unwrapped.summary")
-read -r _ a1 g1 u1 < <(row "$work/coverage-patched.summary")
-pct() { awk -v a="$1" -v n="$2" 'BEGIN { printf "%.1f%%", 100 * a / n }'; }
+read -r n a0 g0 u0 < <(match_counts "$work/coverage-unwrapped.summary")
+read -r _ a1 g1 u1 < <(match_counts "$work/coverage-patched.summary")
 entries0=$(($(wc -l < "$work/coverage-unwrapped.index") - 1))
 entries1=$(($(wc -l < "$work/coverage-patched.index") - 1))
 echo "| 7 | Coverage: lines of the drivers guest's kernel log (boot, ext4 mount, e1000 link up) attributed to a specific format / generic-only / unattributed, vmlinux index without → with the wrapper patches (same log) | drivers | $entries0 → $entries1 | $(pct "$a0" "$n") ($a0/$n) / $g0 / $u0 → **$(pct "$a1" "$n") ($a1/$n)** / $g1 / $u1 | no line generic-only because of its wrapper | see README |" > "$work/coverage.md"

@@ -20,3 +20,23 @@ unwrapped_worktree() {
 	fi
 	git -C "$tree" log -1 --format='%h %s' "$base"
 }
+
+# bench_paths WORK_DIR: the paths the coverage benches share, for the tree
+# BUILD/KERNEL as in the Makefile (top: the repository): tbuild, work (made),
+# tree, unwrapped (its worktree) and tool.
+bench_paths() {
+	tbuild=$(realpath -m "${BUILD:-$top/build}/${KERNEL:-6.1}")
+	work=$(realpath -m "$1")
+	tree=$tbuild/linux unwrapped=$tbuild/linux-unwrapped
+	tool=$top/tools/printk-index/printk-index
+	mkdir -p "$work"
+}
+
+# match_counts SUMMARY: "N A G U" from match's summary line, "printk-index:
+# N lines: A attributed, G generic-only, U unattributed (...)".
+match_counts() {
+	sed -n 's/^printk-index: \([0-9]*\) lines: \([0-9]*\) attributed, \([0-9]*\) generic-only, \([0-9]*\) unattributed.*/\1 \2 \3 \4/p' "$1"
+}
+
+# pct A N: A as a share of N, "12.3%".
+pct() { awk -v a="$1" -v n="$2" 'BEGIN { printf "%.1f%%", 100 * a / n }'; }

@@ -4,7 +4,8 @@
 usage: objsize.py KOUT_WITH KOUT_WITHOUT [DETAILS_FILE]
 
 Both folders are kernel builds (O=) that differ only in PRINTK_INDEX (and the
-index's KUnit test). Every object linked into vmlinux (the members of
+index's KUnit test), or folders of object files of the same names
+(patch-cost.sh). Every object linked into vmlinux (the members of
 vmlinux.a and of the lib.a archives, which are thin archives that name the .o
 files) is read in both builds and its allocated sections are summed by kind:
 
@@ -75,7 +76,12 @@ def sections(path):
 
 
 def objects(kout):
-    """Paths, relative to kout, of the objects linked into vmlinux."""
+    """Paths, relative to kout, of the objects linked into vmlinux; in a
+    folder that is not a kernel build, every .o file in it."""
+    if not os.path.exists(os.path.join(kout, 'vmlinux.a')):
+        return sorted(os.path.relpath(os.path.join(d, f), kout)
+                      for d, _, files in os.walk(kout)
+                      for f in files if f.endswith('.o'))
     objs = []
     for ar in ('vmlinux.a', 'lib/lib.a', 'arch/x86/lib/lib.a'):
         if not os.path.exists(os.path.join(kout, ar)):
