@@ -86,9 +86,10 @@ wrapper_lines "ACPICA's ACPI_INFO() lines of the firmware's tables" "${ts}ACPI: 
 # The wrappers of patches 14 to 18 (dev_err_probe(), ACPICA's ACPI_*(),
 # acpi_handle_<level>(), DRM_ERROR() and drm_dev_printk(), ibdev_<level>()),
 # called by pi_wrappers: its index file is its golden, and each line it
-# prints is attributed to its own call site (the ibdev calls are not made).
+# prints is attributed to its own call site (the ibdev calls are not made;
+# dyndbg=+p turns acpi_handle_debug()'s on).
 dmesg > /tmp/wrappers.before
-insmod $MODULES/pi_wrappers.ko
+insmod $MODULES/pi_wrappers.ko dyndbg=+p
 dmesg | tail -n +$(($(wc -l < /tmp/wrappers.before) + 1)) > /tmp/wrappers.log
 check "pi_wrappers's index file equals its golden" same_file $SYSFS_INDEX/pi_wrappers /test/pi_wrappers.drivers.golden
 printk-index match /tmp/wrappers.log 2>/dev/null | cut -d' ' -f2-5 > /tmp/wrappers.match

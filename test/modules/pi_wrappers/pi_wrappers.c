@@ -9,8 +9,11 @@
  *
  * The ibdev calls are not made: an ib_device with a parent needs a driver.
  * Their entries are made all the same, since pi_wrappers_ibdev() is not
- * static.
+ * static.  The debug calls have entries under dynamic debug, which the
+ * drivers variant has; acpi_handle_debug()'s prints pr_fmt(fmt).
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/acpi.h>
 #include <linux/device.h>
 #include <linux/err.h>
@@ -44,6 +47,7 @@ static void pi_wrappers_acpi(void)
 	ACPI_BIOS_WARNING((AE_INFO, "pi_wrappers: bios warning %d", 3));	/* index: <4> pi_wrappers_acpi "ACPI BIOS Warning (bug): pi_wrappers: bios warning %d (%8.8X/%s-%u)\n" */
 	acpi_handle_info(ACPI_ROOT_OBJECT, "pi_wrappers: handle info %d\n", 4);	/* index: <6> pi_wrappers_acpi "ACPI: %s: pi_wrappers: handle info %d\n" */
 	acpi_handle_err(ACPI_ROOT_OBJECT, "pi_wrappers: handle error\n");	/* index: <3> pi_wrappers_acpi "ACPI: %s: pi_wrappers: handle error\n" */
+	acpi_handle_debug(ACPI_ROOT_OBJECT, "handle debug %d\n", 7);	/* index: <7> pi_wrappers_acpi "ACPI: %s: pi_wrappers: handle debug %d\n" */
 }
 #else
 static void pi_wrappers_acpi(void)
@@ -72,6 +76,7 @@ void pi_wrappers_ibdev(struct ib_device *ibdev)
 	ibdev_warn(ibdev, "ibdev warning\n");	/* index: <4> pi_wrappers_ibdev "%s %s %s: ibdev warning\n" */
 	ibdev_printk(KERN_NOTICE, ibdev, "ibdev_printk with level\n");	/* index: <5> pi_wrappers_ibdev "%s %s %s: ibdev_printk with level\n" */
 	ibdev_info_ratelimited(ibdev, "ibdev info, ratelimited\n");	/* index: <6> pi_wrappers_ibdev "%s %s %s: ibdev info, ratelimited\n" */
+	ibdev_dbg(ibdev, "ibdev debug\n");	/* index: <7> pi_wrappers_ibdev "%s %s %s: ibdev debug\n" */
 }
 #endif
 
