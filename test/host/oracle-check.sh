@@ -151,14 +151,9 @@ check_kernel() {
 		done
 	done
 	# pi_wrappers.c's comments, in the variant that makes all its calls.
-	if [ -e "$top/test/modules/pi_wrappers/pi_wrappers.${v#*/}.golden" ]; then
-		if out=$("$top/test/host/pi_source_check.py" "$top/test/modules/pi_wrappers/pi_wrappers.c" \
-			"$tmp/$f.pi_wrappers.oracle" "$top/test/modules/pi_wrappers/pi_wrappers.${v#*/}.golden"); then
-			pass "$v: the oracle of pi_wrappers.ko and its golden equal pi_wrappers.c's index: comments"
-		else
-			fail "$v: the oracle of pi_wrappers.ko and its golden equal pi_wrappers.c's index: comments" "$out"
-		fi
-	fi
+	set -- "$top/test/modules/pi_wrappers/pi_wrappers.${v#*/}.golden"
+	[ ! -e "$1" ] || source_check "$v: the oracle of pi_wrappers.ko and its golden equal pi_wrappers.c's index: comments" \
+		"$top/test/modules/pi_wrappers/pi_wrappers.c" "$tmp/$f.pi_wrappers.oracle" "$1"
 	if [ -e "$tmp/$f.pi_sample.oracle" ]; then
 		set -- "$tmp/$f.pi_sample.oracle"
 		name="the oracle of pi_sample.ko (with dynamic debug)"
@@ -166,11 +161,20 @@ check_kernel() {
 			set -- "$@" "$top/test/modules/pi_sample/pi_sample.golden"
 			name="the oracle of pi_sample.ko and pi_sample.golden"
 		fi
-		if out=$("$top/test/host/pi_source_check.py" $dyndbg "$sample_src" "$@"); then
-			pass "$v: $name equal pi_sample.c's index: comments"
-		else
-			fail "$v: $name equal pi_sample.c's index: comments" "$out"
-		fi
+		source_check "$v: $name equal pi_sample.c's index: comments" $dyndbg "$sample_src" "$@"
+	fi
+}
+
+# source_check NAME [--dynamic-debug] SOURCE ORACLE [GOLDEN]: the case NAME
+# passes when SOURCE's "index:" comments state the oracle's lines (and the
+# golden's) but for file:line.
+source_check() {
+	local name=$1 out
+	shift
+	if out=$("$top/test/host/pi_source_check.py" "$@"); then
+		pass "$name"
+	else
+		fail "$name" "$out"
 	fi
 }
 
