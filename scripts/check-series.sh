@@ -14,6 +14,9 @@
 # symbol that the tree does not define yet (the KUnit option before its
 # patch), which build-kernel.sh notes and lets pass.
 #
+# CHECK_FROM=N starts at the series' Nth patch (the ones before it built as
+# one, not checked): for a run on the patches a version added.
+#
 # usage: check-series.sh TREE WORKDIR FRAGMENTS_DIR JOBS
 set -uo pipefail
 tree=$1 work=$2 frags=$3 jobs=$4
@@ -31,7 +34,7 @@ if [ ! -d "$wt" ]; then
 	git -C "$tree" worktree add -q --detach "$wt" base ||
 		{ echo "check-series: FAILED: cannot make the worktree $wt"; exit 1; }
 fi
-commits=$(git -C "$tree" rev-list --reverse base..HEAD)
+commits=$(git -C "$tree" rev-list --reverse base..HEAD | tail -n +"${CHECK_FROM:-1}")
 [ -n "$commits" ] || { echo "check-series: FAILED: no commits on top of base in $tree"; exit 1; }
 # Boot the variant just built with a command every patch can answer.
 boot() {
