@@ -22,6 +22,7 @@
 #include "index.h"
 #include "main.h"
 #include "matcher.h"
+#include "source.h"
 
 #define USAGE "Usage: printk-index check [-j] [-v] [--strict] [--anchored] [--witness] [--index SOURCE] RULES...\n"
 
@@ -83,7 +84,7 @@ static struct rule *add_rule(struct rules *rs, const char *file, unsigned int li
 	struct rule *r;
 
 	if (rs->n == rs->cap) {
-		rs->cap = rs->cap ? rs->cap * 2 : 16;
+		rs->cap = grow_cap(rs->cap, 16);
 		rs->v = xrealloc(rs->v, rs->cap * sizeof(*rs->v));
 	}
 	r = &rs->v[rs->n++];
@@ -436,39 +437,28 @@ out:
 
 static int load_rules(struct rules *rs, const char *file, bool anchored, struct pi_err *err)
 {
-	FILE *f = fopen(file, "r");
-	struct sbuf buf = { 0 };
-	char chunk[65536];
-	size_t n, i, before = rs->n;
+	char *text;
+	size_t len, i, before = rs->n;
 	int ret = 0;
 
-	if (!f) {
-		pi_seterr(err, "%s: %s", file, strerror(errno));
+	if (pi_read_file(file, &text, &len, err))
 		return -1;
-	}
-	while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0)
-		sbuf_add(&buf, chunk, n);
-	if (ferror(f)) {
-		pi_seterr(err, "%s: read error", file);
-		ret = -1;
-	}
-	fclose(f);
-	for (i = 0; i < buf.len && strchr(" \t\r\n", buf.p[i]); i++)
+	for (i = 0; i < len && strchr(" \t\r\n", text[i]); i++)
 		;
-	if (!ret && i < buf.len && buf.p[i] == '{')
-		ret = load_npd(rs, file, buf.p, buf.len, anchored ? RX_WHOLE : RX_SUFFIX, err);
-	else if (!ret)
-		load_text(rs, file, buf.p ? buf.p : "", buf.len, anchored ? RX_WHOLE : RX_SEARCH);
+	if (i < len && text[i] == '{')
+		ret = load_npd(rs, file, text, len, anchored ? RX_WHOLE : RX_SUFFIX, err);
+	else
+		load_text(rs, file, text, len, anchored ? RX_WHOLE : RX_SEARCH);
 	/* checking nothing would look like success */
-	if (!ret && i == buf.len) {
+	if (!ret && i == len) {
 		pi_seterr(err, "%s: empty rules file", file);
 		ret = -1;
 	} else if (!ret && rs->n == before) {
 		pi_seterr(err, "%s: no rule in the file (%s)", file,
-			  buf.p[i] == '{' ? "an empty \"rules\" array" : "only comments");
+			  text[i] == '{' ? "an empty \"rules\" array" : "only comments");
 		ret = -1;
 	}
-	sbuf_free(&buf);
+	free(text);
 	return ret;
 }
 
@@ -551,7 +541,7 @@ static void add_words(struct words *w, uint32_t *cap, struct arena *a, const cha
 			struct word *x;
 
 			if (w->n == *cap) {
-				*cap = *cap ? *cap * 2 : 8;
+				*cap = grow_cap(*cap, 8);
 				w->v = xrealloc(w->v, *cap * sizeof(*w->v));
 			}
 			low = arena_alloc(a, j - i);
@@ -770,7 +760,7 @@ static struct hit *add_hit(struct hits *h, uint32_t fmt, uint32_t w)
 	struct hit *x;
 
 	if (h->n == h->cap) {
-		h->cap = h->cap ? h->cap * 2 : 8;
+		h->cap = grow_cap(h->cap, 8);
 		h->v = xrealloc(h->v, h->cap * sizeof(*h->v));
 	}
 	x = &h->v[h->n++];
@@ -783,7 +773,7 @@ static struct hit *add_hit(struct hits *h, uint32_t fmt, uint32_t w)
 static void add_u32(uint32_t **v, size_t *n, size_t *cap, uint32_t x)
 {
 	if (*n == *cap) {
-		*cap = *cap ? *cap * 2 : 64;
+		*cap = grow_cap(*cap, 64);
 		*v = xrealloc(*v, *cap * sizeof(**v));
 	}
 	(*v)[(*n)++] = x;

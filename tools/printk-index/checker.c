@@ -300,14 +300,9 @@ int ck_format_nfa(const struct fmt *f, struct rx_nfa *a)
 	return a->too_big ? -1 : 0;
 }
 
-static unsigned char lower(unsigned char c)
-{
-	return c >= 'A' && c <= 'Z' ? c + 32 : c;
-}
-
 static uint32_t bigram_bit(unsigned char a, unsigned char b)
 {
-	return ((uint32_t)(lower(a) << 8 | lower(b)) * 40503u >> 4) & 4095;
+	return ((uint32_t)(ascii_lower(a) << 8 | ascii_lower(b)) * 40503u >> 4) & 4095;
 }
 
 static void set_bigram(struct ck_format *cf, unsigned char a, unsigned char b)
@@ -358,16 +353,16 @@ void ck_format_init(struct ck_format *cf, const struct fmt *f)
 		s = (const unsigned char *)f->lit + t->lit_off;
 		for (i = 0; i < t->lit_len; i++) {
 			cf->lit_exact[o] = s[i];
-			cf->lit_lower[o++] = lower(s[i]);
-			cls_set(cf->litset, lower(s[i]));
+			cf->lit_lower[o++] = ascii_lower(s[i]);
+			cls_set(cf->litset, ascii_lower(s[i]));
 			if (i)
 				set_bigram(cf, s[i - 1], s[i]);
 		}
 		cf->lit_exact[o] = cf->lit_lower[o] = '\n';
 		o++;
 		if (t->lit_len) {
-			cls_set(cf->edgeset, lower(s[0]));
-			cls_set(cf->edgeset, lower(s[t->lit_len - 1]));
+			cls_set(cf->edgeset, ascii_lower(s[0]));
+			cls_set(cf->edgeset, ascii_lower(s[t->lit_len - 1]));
 			/* bytes of two literal tokens meet when the
 			 * conversions between them print nothing */
 			if (last >= 0)
@@ -413,7 +408,7 @@ static void literal_flags(struct ck_format *cf)
 			continue;
 		}
 		for (i = 0; i < t->lit_len; i++) {
-			cf->lseq[n] = lower(f->lit[t->lit_off + i]);
+			cf->lseq[n] = ascii_lower(f->lit[t->lit_off + i]);
 			if (i ? true : joinable)
 				cf->lflags[n] |= FB_CONTIG;
 			if (i)
@@ -527,7 +522,7 @@ static void split_closure(const struct rx_nfa *a, uint32_t **startp, uint32_t **
 
 			if (st->op != RX_SPLIT) {
 				if (len == cap) {
-					cap = cap ? cap * 2 : 256;
+					cap = grow_cap(cap, 256);
 					list = xrealloc(list, cap * sizeof(*list));
 				}
 				list[len++] = s;
@@ -717,7 +712,7 @@ static void push(struct ck_search *s, uint32_t i)
 		return;
 	s->node[i].inq = true;
 	if (s->qtail == s->qcap) {
-		s->qcap = s->qcap ? s->qcap * 2 : 1024;
+		s->qcap = grow_cap(s->qcap, 1024);
 		s->queue = xrealloc(s->queue, s->qcap * sizeof(*s->queue));
 	}
 	s->queue[s->qtail++] = i;
@@ -752,7 +747,7 @@ static void relax(struct ck_search *s, uint32_t fs, uint32_t rs, uint8_t ctx,
 		h = (h + 1) & s->tabmask;
 	}
 	if (s->nnode == s->capnode) {
-		s->capnode = s->capnode ? s->capnode * 2 : 1024;
+		s->capnode = grow_cap(s->capnode, 1024);
 		s->node = xrealloc(s->node, s->capnode * sizeof(*s->node));
 	}
 	i = s->nnode++;
@@ -996,7 +991,7 @@ static void bits_add(struct ck_search *s, uint32_t fs, const uint64_t *set)
 	if (!any || queued)
 		return;
 	if (s->qtail == s->qcap) {
-		s->qcap = s->qcap ? s->qcap * 2 : 1024;
+		s->qcap = grow_cap(s->qcap, 1024);
 		s->queue = xrealloc(s->queue, s->qcap * sizeof(*s->queue));
 	}
 	s->queue[s->qtail++] = fs;

@@ -19,6 +19,7 @@
 #include "escape.h"
 #include "index.h"
 #include "main.h"
+#include "source.h"
 
 struct side {
 	struct pi_entry *e;
@@ -91,7 +92,7 @@ struct result {
 static void add_pair(struct result *r, struct side *o, struct side *n)
 {
 	if (r->n == r->cap) {
-		r->cap = r->cap ? r->cap * 2 : 64;
+		r->cap = grow_cap(r->cap, 64);
 		r->v = xrealloc(r->v, r->cap * sizeof(*r->v));
 	}
 	r->v[r->n].old = o;

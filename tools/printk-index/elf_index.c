@@ -11,37 +11,6 @@ bool pi_is_elf(const void *data, size_t n)
 	return n >= 4 && !memcmp(data, "\177ELF", 4);
 }
 
-/* Read a whole file; the caller frees *buf. */
-static int slurp(const char *path, char **buf, size_t *len, struct pi_err *err)
-{
-	FILE *f = fopen(path, "rb");
-	size_t cap = 1 << 16, n = 0, got;
-	char *p;
-
-	if (!f) {
-		pi_seterr(err, "%s: %s", path, strerror(errno));
-		return -1;
-	}
-	p = xmalloc(cap);
-	while ((got = fread(p + n, 1, cap - n, f)) > 0) {
-		n += got;
-		if (n == cap) {
-			cap *= 2;
-			p = xrealloc(p, cap);
-		}
-	}
-	if (ferror(f)) {
-		pi_seterr(err, "%s: %s", path, strerror(errno));
-		fclose(f);
-		free(p);
-		return -1;
-	}
-	fclose(f);
-	*buf = p;
-	*len = n;
-	return 0;
-}
-
 #ifdef PI_NO_ELF
 
 bool pi_elf_supported(void)
@@ -942,7 +911,7 @@ int pi_elf_load_file(struct pi_index *idx, const char *path, const char **module
 	size_t len;
 	int ret;
 
-	if (slurp(path, &buf, &len, err))
+	if (pi_read_file(path, &buf, &len, err))
 		return -1;
 #ifdef PI_NO_ELF
 	ret = pi_elf_load_mem(idx, path, buf, len, module, err);

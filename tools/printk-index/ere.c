@@ -40,7 +40,7 @@ struct parser {
 static int new_node(struct parser *ps, int kind)
 {
 	if (ps->nn == ps->cap) {
-		ps->cap = ps->cap ? ps->cap * 2 : 32;
+		ps->cap = grow_cap(ps->cap, 32);
 		ps->nodes = xrealloc(ps->nodes, ps->cap * sizeof(*ps->nodes));
 	}
 	memset(&ps->nodes[ps->nn], 0, sizeof(ps->nodes[0]));

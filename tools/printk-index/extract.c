@@ -28,15 +28,10 @@ struct objs {
 static void objs_add(struct objs *o, const char *path)
 {
 	if (o->n == o->cap) {
-		o->cap = o->cap ? o->cap * 2 : 64;
+		o->cap = grow_cap(o->cap, 64);
 		o->v = xrealloc(o->v, o->cap * sizeof(*o->v));
 	}
 	o->v[o->n++] = xstrdup(path);
-}
-
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
 /* vmlinux at the top, *.ko anywhere below (symlinks not followed). */
@@ -75,7 +70,7 @@ static int scan_dir(struct objs *o, const char *dir, bool top, struct pi_err *er
 	}
 	closedir(d);
 	if (sub.n)
-		qsort(sub.v, sub.n, sizeof(*sub.v), cmp_str);
+		qsort(sub.v, sub.n, sizeof(*sub.v), cmp_strp);
 	for (i = 0; i < sub.n && !ret; i++)
 		ret = scan_dir(o, sub.v[i], false, err);
 	for (i = 0; i < sub.n; i++)
@@ -125,7 +120,12 @@ static int write_one(const char *outdir, const struct pi_index *idx, size_t from
 	} else {
 		print_index(f, idx, from, to, false);
 	}
-	if (fclose(f)) {
+	/* a write that failed before the last flush shows only in ferror() */
+	if (ferror(f)) {
+		pi_seterr(err, "%s: write error", path);
+		ret = -1;
+	}
+	if (fclose(f) && !ret) {
 		pi_seterr(err, "%s: %s", path, strerror(errno));
 		ret = -1;
 	}
@@ -209,6 +209,18 @@ int do_extract(int argc, char **argv)
 	start[objs.n] = idx.n;
 
 	if (outdir) {
+		/* one file per module name: a second one would replace the first */
+		for (i = 1; i < objs.n; i++) {
+			size_t j;
+
+			for (j = 0; j < i && strcmp(names[j], names[i]); j++)
+				;
+			if (j < i) {
+				pi_seterr(&err, "extract: %s and %s are both module '%s', which -o writes to one file",
+					  objs.v[j], objs.v[i], names[i]);
+				goto fail;
+			}
+		}
 		for (i = 0; i < objs.n; i++)
 			if (write_one(outdir, &idx, start[i], start[i + 1], names[i], &err))
 				goto fail;

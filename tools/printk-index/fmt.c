@@ -182,9 +182,13 @@ static const struct ere *model_ere(const char *pattern)
 	for (i = 0; i < ere_cache_n; i++)
 		if (!strcmp(ere_cache[i].pattern, pattern))
 			return &ere_cache[i].re;
-	if (ere_cache_n == ARRAY_SIZE(ere_cache) ||
-	    ere_compile(&ere_cache[ere_cache_n].re, pattern, &err)) {
-		/* Built-in patterns: can only happen while editing them. */
+	/* Built-in patterns: either failure can only happen while editing them. */
+	if (ere_cache_n == ARRAY_SIZE(ere_cache)) {
+		fprintf(stderr, "printk-index: internal model '%s': more than %zu models\n",
+			pattern, ARRAY_SIZE(ere_cache));
+		abort();
+	}
+	if (ere_compile(&ere_cache[ere_cache_n].re, pattern, &err)) {
 		fprintf(stderr, "printk-index: internal model '%s': %s\n", pattern, err.msg);
 		abort();
 	}
@@ -219,7 +223,7 @@ static struct fmt_tok *add_tok(struct builder *b, int kind)
 	struct fmt_tok *t;
 
 	if (f->ntok == b->cap) {
-		b->cap = b->cap ? b->cap * 2 : 8;
+		b->cap = grow_cap(b->cap, 8);
 		f->tok = xrealloc(f->tok, b->cap * sizeof(*f->tok));
 	}
 	t = &f->tok[f->ntok++];
@@ -239,7 +243,7 @@ static void add_lit(struct builder *b, const char *s, size_t n)
 		return;
 	if (b->lit_used + n + 1 > b->lit_cap) {
 		while (b->lit_used + n + 1 > b->lit_cap)
-			b->lit_cap = b->lit_cap ? b->lit_cap * 2 : 64;
+			b->lit_cap = grow_cap(b->lit_cap, 64);
 		f->lit = xrealloc(f->lit, b->lit_cap);
 	}
 	if (!b->in_lit) {

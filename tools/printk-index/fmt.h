@@ -141,8 +141,9 @@ void fmt_line_init(struct fmt_line *l, const char *msg, size_t n);
 void fmt_line_init_sig(struct fmt_line *l, const char *msg, size_t n, uint64_t sig);
 enum fmt_result fmt_match_line(const struct fmt *f, struct fmt_line *l);
 
-/* The earlier backtracking matcher, same answers (bar its step budget):
- * a reference for the tests and the fuzzer. */
+/* A backtracking matcher with the same answers (bar its step budget),
+ * written apart from fmt_match_line(): the reference the tests and the
+ * fuzzer compare it with. */
 enum fmt_result fmt_match_backtrack(const struct fmt *f, const char *msg, size_t n);
 
 /* Validators, exported for the unit tests. */

@@ -31,6 +31,7 @@
 #include "follow.h"
 #include "kmsg.h"
 #include "main.h"
+#include "source.h"
 
 /* /dev/kmsg is character device 1:11 (drivers/char/mem.c). */
 #define KMSG_MAJOR 1
@@ -454,7 +455,7 @@ static int follow_file(struct follower *f, FILE *in, const char *name)
 	char *line = NULL;
 	size_t cap = 0;
 	ssize_t len;
-	int ret = EXIT_OK;
+	int ret = EXIT_OK, read_errno;
 
 	while (!stop_signal && !ferror(f->out) && (len = getline(&line, &cap, in)) >= 0) {
 		handle_reload_request(f);
@@ -468,11 +469,13 @@ static int follow_file(struct follower *f, FILE *in, const char *name)
 		if (len > 1 || (len == 1 && line[0] != '\n'))
 			sbuf_add(&rec, line, len);
 	}
+	/* getline()'s errno, before follower_record() can change it */
+	read_errno = ferror(in) ? errno : 0;
 	/* the last record: its dictionary lines, if any, have come */
 	if (rec.len)
 		follower_record(f, rec.p, rec.len);
-	if (ferror(in) && !stop_signal) {
-		p_err("%s: read error: %s", name, strerror(errno));
+	if (read_errno && !stop_signal) {
+		p_err("%s: read error: %s", name, strerror(read_errno));
 		ret = EXIT_ERR;
 	}
 	if (ferror(f->out)) {

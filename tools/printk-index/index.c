@@ -1,15 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
-#include <dirent.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "escape.h"
 #include "index.h"
-#include "elf_index.h"
 
 void pi_index_init(struct pi_index *idx)
 {
@@ -26,7 +24,7 @@ void pi_index_free(struct pi_index *idx)
 static struct pi_entry *new_entry(struct pi_index *idx)
 {
 	if (idx->n == idx->cap) {
-		idx->cap = idx->cap ? idx->cap * 2 : 1024;
+		idx->cap = grow_cap(idx->cap, 1024);
 		idx->v = xrealloc(idx->v, idx->cap * sizeof(*idx->v));
 	}
 	return &idx->v[idx->n];
@@ -156,7 +154,7 @@ int pi_parse_entry(struct pi_index *idx, const char *module,
 		return -1;
 	}
 	for (q = colon + 1; q < tok_end; q++) {
-		if (*q < '0' || *q > '9' || ln > 214748364) {
+		if (*q < '0' || *q > '9' || ln > INT_MAX / 10) {
 			pi_seterr(err, "column %zu: bad line number '%.*s'",
 				  colon - line + 2, (int)(tok_end - colon - 1), colon + 1);
 			return -1;
@@ -164,7 +162,7 @@ int pi_parse_entry(struct pi_index *idx, const char *module,
 		ln = ln * 10 + (*q - '0');
 	}
 	/* "%d" never writes leading zeros: "007" would not round-trip */
-	if (ln > 2147483647UL || (colon[1] == '0' && tok_end - colon > 2)) {
+	if (ln > INT_MAX || (colon[1] == '0' && tok_end - colon > 2)) {
 		pi_seterr(err, "column %zu: bad line number '%.*s'",
 			  colon - line + 2, (int)(tok_end - colon - 1), colon + 1);
 		return -1;
@@ -309,146 +307,6 @@ int pi_load_stream(struct pi_index *idx, FILE *f, const char *name,
 out:
 	free(line);
 	return ret;
-}
-
-static int load_file(struct pi_index *idx, const char *path, struct pi_err *err)
-{
-	FILE *f = fopen(path, "r");
-	char magic[4];
-	size_t got;
-	int ret;
-
-	if (!f) {
-		pi_seterr(err, "%s: %s", path, strerror(errno));
-		return -1;
-	}
-	/* vmlinux or a module: read its .printk_index (elf_index.h) */
-	got = fread(magic, 1, sizeof(magic), f);
-	if (pi_is_elf(magic, got)) {
-		fclose(f);
-		return pi_elf_load_file(idx, path, NULL, err);
-	}
-	rewind(f);
-	ret = pi_load_stream(idx, f, path, err);
-	fclose(f);
-	return ret;
-}
-
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-/*
- * In a folder, a file that does not start like an index file (header line,
- * combined header, or an ELF object) is someone's README or notes: skipped
- * with a note. A file that starts like one and breaks later is an error.
- */
-static bool starts_like_index(const char *path)
-{
-	char head[sizeof(PI_HEADER_COMBINED)];
-	size_t n;
-	FILE *f = fopen(path, "rb");
-
-	if (!f)
-		return true;	/* let load_file() say why it cannot be read */
-	n = fread(head, 1, sizeof(head), f);
-	fclose(f);
-	return (n >= 4 && !memcmp(head, "\177ELF", 4)) ||
-	       (n >= strlen(PI_HEADER) && !memcmp(head, PI_HEADER, strlen(PI_HEADER))) ||
-	       (n >= strlen(PI_HEADER_COMBINED) &&
-		!memcmp(head, PI_HEADER_COMBINED, strlen(PI_HEADER_COMBINED)));
-}
-
-int pi_load_source(struct pi_index *idx, const char *path, struct pi_err *err)
-{
-	struct stat st;
-	struct dirent *de;
-	char **names = NULL;
-	size_t n = 0, cap = 0, i, loaded = 0;
-	int ret = -1;
-	DIR *d;
-
-	if (stat(path, &st)) {
-		pi_seterr(err, "%s: %s", path, strerror(errno));
-		return -1;
-	}
-	if (!S_ISDIR(st.st_mode))
-		return load_file(idx, path, err);
-
-	d = opendir(path);
-	if (!d) {
-		pi_seterr(err, "%s: %s", path, strerror(errno));
-		return -1;
-	}
-	while ((de = readdir(d))) {
-		if (de->d_name[0] == '.')
-			continue;
-		if (n == cap) {
-			cap = cap ? cap * 2 : 64;
-			names = xrealloc(names, cap * sizeof(*names));
-		}
-		names[n++] = xstrdup(de->d_name);
-	}
-	closedir(d);
-	/* readdir order is arbitrary; sort for stable output */
-	if (n)
-		qsort(names, n, sizeof(*names), cmp_str);
-	for (i = 0; i < n; i++) {
-		size_t plen = strlen(path);
-		char *full = xmalloc(plen + strlen(names[i]) + 2);
-
-		sprintf(full, "%s%s%s", path,
-			plen && path[plen - 1] == '/' ? "" : "/", names[i]);
-		if (stat(full, &st) || !S_ISREG(st.st_mode)) {
-			free(full);
-			continue;
-		}
-		if (!starts_like_index(full)) {
-			fprintf(stderr, "printk-index: note: %s: not an index file (no index header), skipped\n",
-				full);
-			free(full);
-			continue;
-		}
-		if (load_file(idx, full, err)) {
-			free(full);
-			goto out;
-		}
-		loaded++;
-		free(full);
-	}
-	if (!loaded) {
-		pi_seterr(err, "%s: no index files in folder", path);
-		goto out;
-	}
-	/* several modules: only the combined layout can hold them */
-	idx->layout = PI_LAYOUT_COMBINED;
-	ret = 0;
-out:
-	for (i = 0; i < n; i++)
-		free(names[i]);
-	free(names);
-	return ret;
-}
-
-int pi_load_default(struct pi_index *idx, const char **used, struct pi_err *err)
-{
-	static const char *const dirs[] = {
-		"/sys/kernel/printk_index",
-		"/sys/kernel/debug/printk/index",
-	};
-	struct stat st;
-	size_t i;
-
-	for (i = 0; i < ARRAY_SIZE(dirs); i++) {
-		if (stat(dirs[i], &st) || !S_ISDIR(st.st_mode))
-			continue;
-		*used = dirs[i];
-		return pi_load_source(idx, dirs[i], err);
-	}
-	pi_seterr(err, "no printk index found in %s or %s (CONFIG_PRINTK_INDEX=y, debugfs mounted, root?); give a SOURCE",
-		  dirs[0], dirs[1]);
-	return -1;
 }
 
 void pi_level_str(const struct pi_entry *e, char buf[16])

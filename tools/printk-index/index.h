@@ -77,14 +77,6 @@ int pi_parse_combined_entry(struct pi_index *idx, const char *line,
 int pi_load_stream(struct pi_index *idx, FILE *f, const char *name,
 		   struct pi_err *err);
 
-/* A file or a folder of index files (regular files, sorted by name).
- * A file starting with the ELF magic is read as vmlinux or a module
- * (elf_index.h). */
-int pi_load_source(struct pi_index *idx, const char *path, struct pi_err *err);
-
-/* The system's index: /sys/kernel/printk_index, then debugfs. */
-int pi_load_default(struct pi_index *idx, const char **used, struct pi_err *err);
-
 /*
  * The text a matcher models for e: its format, except that the prefix of a
  * netdev_printk() entry, "%s %s %s%s: " (driver, parent device, name and

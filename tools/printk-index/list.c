@@ -13,6 +13,7 @@
 #include "escape.h"
 #include "index.h"
 #include "main.h"
+#include "source.h"
 
 int parse_common_opts(int argc, char **argv, const char *usage)
 {

@@ -29,6 +29,7 @@
 #include "logline.h"
 #include "main.h"
 #include "matcher.h"
+#include "source.h"
 
 /* Longer than any printk record (LOG_LINE_MAX is 1024 - 32): such lines
  * are not kernel messages, and the matcher's cost grows with length. */

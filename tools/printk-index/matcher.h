@@ -7,8 +7,8 @@
  * across all formats, together with the range of offsets at which it can
  * appear in a message. For a log line the matcher slides over its 4-byte
  * windows, looks each up (a 128 Kbit filter in front of a hash table) and
- * runs the exact backtracking match (fmt.h) only on formats whose anchor
- * is present at a possible offset. Formats with no 4-byte literal run
+ * runs the exact match (fmt.h's position-set matcher, fmt_match_line())
+ * only on formats whose anchor is present at a possible offset. Formats with no 4-byte literal run
  * ("%s\n", "%s: %d\n") are tried on every line that starts with a byte
  * they can print; there are few of them.
  *

@@ -44,11 +44,6 @@ static bool is_alpha(unsigned char c)
 	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
 }
 
-static unsigned char lower(unsigned char c)
-{
-	return c >= 'A' && c <= 'Z' ? c + 32 : c;
-}
-
 static void fold(uint64_t cls[4])
 {
 	int c;
@@ -108,15 +103,6 @@ static bool perl_class(char c, uint64_t cls[4])
 	return true;
 }
 
-static int hexval(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if ((c | 0x20) >= 'a' && (c | 0x20) <= 'f')
-		return (c | 0x20) - 'a' + 10;
-	return -1;
-}
-
 /*
  * An escape that stands for one byte: \t \n \xHH \x{HH} \. ...; p is just
  * after the backslash. Returns the byte, -2 when the escape is something
@@ -143,8 +129,8 @@ static int escape_byte(struct parser *ps, const char **pp)
 		if (p < ps->end && *p == '{') {
 			const char *q = p + 1;
 
-			while (q < ps->end && hexval(*q) >= 0 && v <= 0xff)
-				v = v * 16 + hexval(*q++);
+			while (q < ps->end && hex_digit_value(*q) >= 0 && v <= 0xff)
+				v = v * 16 + hex_digit_value(*q++);
 			if (q == p + 1 || q >= ps->end || *q != '}')
 				return fail(ps, at, "%s", "bad \\x{...} escape");
 			if (v > 0xff)
@@ -152,10 +138,10 @@ static int escape_byte(struct parser *ps, const char **pp)
 			*pp = q + 1;
 			return v;
 		}
-		if (p + 1 >= ps->end + 0 || (h = hexval(p[0])) < 0 || hexval(p[1]) < 0)
+		if (p + 1 >= ps->end + 0 || (h = hex_digit_value(p[0])) < 0 || hex_digit_value(p[1]) < 0)
 			return fail(ps, at, "%s", "\\x needs two hex digits");
 		*pp = p + 2;
-		return h * 16 + hexval(p[1]);
+		return h * 16 + hex_digit_value(p[1]);
 	}
 	if (c >= '1' && c <= '9')
 		return fail(ps, at, "back-reference \\%s is not supported (not a regular language)",
@@ -316,9 +302,9 @@ static struct rx_node *lit_node(struct parser *ps, unsigned char c)
 	n->byte = c;
 	cls_set(n->cls, c);
 	if (ps->ci && is_alpha(c)) {
-		n->byte = lower(c);
-		cls_set(n->cls, lower(c));
-		cls_set(n->cls, lower(c) - 32);
+		n->byte = ascii_lower(c);
+		cls_set(n->cls, ascii_lower(c));
+		cls_set(n->cls, ascii_lower(c) - 32);
 		ps->re->ci_used = true;
 	}
 	return n;
@@ -677,7 +663,7 @@ static uint32_t add_state(struct rx_nfa *a, int op)
 		return 0;
 	}
 	if (a->n == a->cap) {
-		a->cap = a->cap ? a->cap * 2 : 64;
+		a->cap = grow_cap(a->cap, 64);
 		a->st = xrealloc(a->st, a->cap * sizeof(*a->st));
 	}
 	s = &a->st[a->n];
@@ -700,7 +686,7 @@ static uint32_t intern_cls(struct rx_nfa *a, const uint64_t cls[4])
 		if (!memcmp(a->cls[i], cls, sizeof(a->cls[i])))
 			return i;
 	if (a->ncls == a->clscap) {
-		a->clscap = a->clscap ? a->clscap * 2 : 16;
+		a->clscap = grow_cap(a->clscap, 16);
 		a->cls = xrealloc(a->cls, a->clscap * sizeof(*a->cls));
 	}
 	memcpy(a->cls[a->ncls], cls, sizeof(a->cls[0]));
@@ -1032,7 +1018,7 @@ static void flush_factor(struct litwalk *w)
 
 	if (w->run.len) {
 		if (l->nf == w->fcap) {
-			w->fcap = w->fcap ? w->fcap * 2 : 8;
+			w->fcap = grow_cap(w->fcap, 8);
 			l->f = xrealloc(l->f, w->fcap * sizeof(*l->f));
 		}
 		l->f[l->nf].s = xmalloc(w->run.len + 1);
@@ -1045,7 +1031,7 @@ static void flush_factor(struct litwalk *w)
 			for (i = 0; i < w->run.len; i++) {
 				/* compared with the lower-cased literal text */
 				if (w->run_ci)
-					x->s[i] = lower(x->s[i]);
+					x->s[i] = ascii_lower(x->s[i]);
 				cls_set(x->bytes, x->s[i]);
 				if (w->run_ci && is_alpha(x->s[i]))
 					cls_set(x->bytes, x->s[i] - 32);
@@ -1109,7 +1095,7 @@ static void add_leaf(struct litwalk *w, const struct rx_leaf *lf)
 	struct rx_lits *l = w->l;
 
 	if (l->nleaf == w->lcap) {
-		w->lcap = w->lcap ? w->lcap * 2 : 16;
+		w->lcap = grow_cap(w->lcap, 16);
 		l->leaf = xrealloc(l->leaf, w->lcap * sizeof(*l->leaf));
 	}
 	l->leaf[l->nleaf++] = *lf;
@@ -1157,7 +1143,7 @@ static void sequence(struct rx_lits *l, const struct rx_node *n,
 		l->seqcont[l->nseq] = false;
 		set_edge(l->seqprev[l->nseq], prev);
 		set_edge(l->seqnext[l->nseq], next);
-		l->seq[l->nseq++] = lower(n->byte);
+		l->seq[l->nseq++] = ascii_lower(n->byte);
 		return;
 	case RN_CAT:
 		/* adjacent literal children: one right after the other; the
@@ -1208,7 +1194,7 @@ static void leaves(struct litwalk *w, const struct rx_node *n, uint32_t mult)
 	switch (n->kind) {
 	case RN_CLS:
 		if (n->lit)
-			add_leaf(w, &(struct rx_leaf){ .c = lower(n->byte), .mult = mult });
+			add_leaf(w, &(struct rx_leaf){ .c = ascii_lower(n->byte), .mult = mult });
 		return;
 	case RN_EMPTY:
 	case RN_ASSERT:
@@ -1236,28 +1222,28 @@ static void leaves(struct litwalk *w, const struct rx_node *n, uint32_t mult)
 			struct rx_run *rr;
 
 			if (l->nrun == w->rcap) {
-				w->rcap = w->rcap ? w->rcap * 2 : 8;
+				w->rcap = grow_cap(w->rcap, 8);
 				l->run = xrealloc(l->run, w->rcap * sizeof(*l->run));
 			}
 			rr = &l->run[l->nrun++];
 			rr->s = xmalloc(nr + 1);
 			for (i = 0; i < nr; i++)
-				rr->s[i] = lower(run[i]->byte);
+				rr->s[i] = ascii_lower(run[i]->byte);
 			rr->s[nr] = 0;
 			rr->len = nr;
 			rr->mult = mult;
 		}
 		for (i = 0; i < nr; i++) {
-			struct rx_leaf lf = { .c = lower(run[i]->byte), .mult = mult,
+			struct rx_leaf lf = { .c = ascii_lower(run[i]->byte), .mult = mult,
 					      .in_run = nr > 1 };
 
 			if (i > 0) {
 				lf.has_prev = true;
-				lf.prev = lower(run[i - 1]->byte);
+				lf.prev = ascii_lower(run[i - 1]->byte);
 			}
 			if (i + 1 < nr) {
 				lf.has_next = true;
-				lf.next = lower(run[i + 1]->byte);
+				lf.next = ascii_lower(run[i + 1]->byte);
 			}
 			add_leaf(w, &lf);
 		}

@@ -14,7 +14,7 @@
  * A pattern parses into a small tree (struct rx_node). The tree compiles
  * into a Thompson NFA (struct rx_nfa): states consume one byte of a 256-bit
  * class, split, or assert (^ $ \b \B). The same NFA type holds the automaton
- * of a printk format (check.h), so the product of the two is one loop.
+ * of a printk format (checker.h), so the product of the two is one loop.
  */
 #ifndef PI_RX_H
 #define PI_RX_H

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -68,17 +69,32 @@ char *xstrdup(const char *s)
 	return memcpy(xmalloc(n), s, n);
 }
 
+int cmp_strp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+size_t grow_cap(size_t cap, size_t first)
+{
+	if (!cap)
+		return first;
+	if (cap > SIZE_MAX / 2)
+		oom();
+	return cap * 2;
+}
+
 void sbuf_reserve(struct sbuf *b, size_t extra)
 {
-	size_t need = b->len + extra + 1;
+	size_t need;
 
+	if (extra >= SIZE_MAX - b->len)
+		oom();
+	need = b->len + extra + 1;
 	if (need <= b->cap)
 		return;
-	if (need < b->len)	/* overflow */
-		oom();
-	b->cap = b->cap ? b->cap : 64;
+	b->cap = grow_cap(b->cap, 64);
 	while (b->cap < need)
-		b->cap *= 2;
+		b->cap = grow_cap(b->cap, 64);
 	b->p = xrealloc(b->p, b->cap);
 }
 
@@ -102,6 +118,41 @@ void sbuf_free(struct sbuf *b)
 	free(b->p);
 	b->p = NULL;
 	b->len = b->cap = 0;
+}
+
+int pi_read_file(const char *path, char **buf, size_t *len, struct pi_err *err)
+{
+	FILE *f = fopen(path, "rb");
+	size_t cap = 1 << 16, n = 0;
+	int read_errno = 0;
+	char *p;
+
+	if (!f) {
+		pi_seterr(err, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	p = xmalloc(cap);
+	for (;;) {
+		errno = 0;
+		n += fread(p + n, 1, cap - n, f);
+		if (n < cap) {	/* fread() stops short only at the end or on an error */
+			if (ferror(f))
+				read_errno = errno ? errno : EIO;
+			break;
+		}
+		cap = grow_cap(cap, cap);
+		p = xrealloc(p, cap);
+	}
+	fclose(f);
+	if (read_errno) {
+		pi_seterr(err, "%s: read error: %s", path, strerror(read_errno));
+		free(p);
+		return -1;
+	}
+	p[n] = '\0';	/* n < cap: the loop stops on a short read */
+	*buf = p;
+	*len = n;
+	return 0;
 }
 
 struct arena_chunk {

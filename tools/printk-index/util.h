@@ -34,6 +34,9 @@ void p_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void *xmalloc(size_t n);
 void *xcalloc(size_t n, size_t sz);
 void *xrealloc(void *p, size_t n);
+/* The next capacity of a growing array: first, then doubled (out of memory
+ * rather than wrapping). */
+size_t grow_cap(size_t cap, size_t first);
 char *xstrdup(const char *s);
 
 /* Growable byte buffer; always NUL-terminated for convenience. */
@@ -41,6 +44,10 @@ struct sbuf {
 	char *p;
 	size_t len, cap;
 };
+
+/* A whole file (a pipe or /dev/stdin too) in *buf, which the caller frees;
+ * a NUL follows its *len bytes. */
+int pi_read_file(const char *path, char **buf, size_t *len, struct pi_err *err);
 
 void sbuf_reserve(struct sbuf *b, size_t extra);
 void sbuf_add(struct sbuf *b, const void *data, size_t n);
@@ -80,6 +87,14 @@ static inline int hex_digit_value(char c)
 		return c - 'A' + 10;
 	return -1;
 }
+
+static inline unsigned char ascii_lower(unsigned char c)
+{
+	return c >= 'A' && c <= 'Z' ? c + 32 : c;
+}
+
+/* qsort() comparator of an array of strings */
+int cmp_strp(const void *a, const void *b);
 
 /* Bump allocator: index entries are never freed one by one. */
 struct arena {

@@ -23,6 +23,7 @@
 #include "../index.h"
 #include "../logline.h"
 #include "../matcher.h"
+#include "../source.h"
 
 static double now(void)
 {

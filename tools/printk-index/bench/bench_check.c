@@ -21,6 +21,7 @@
 #include "../checker.h"
 #include "../index.h"
 #include "../matcher.h"
+#include "../source.h"
 
 static double now(void)
 {

@@ -15,6 +15,7 @@
 
 #include "../cont.h"
 #include "../logline.h"
+#include "../source.h"
 
 struct line_cost {
 	double us;

@@ -20,6 +20,7 @@
 
 #include "../follow.h"
 #include "../fmt.h"
+#include "../source.h"
 
 static double now(void)
 {

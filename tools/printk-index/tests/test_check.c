@@ -14,6 +14,7 @@
 #include "../index.h"
 #include "../matcher.h"
 #include "test.h"
+#include "../source.h"
 
 /* ------------------------------------------------------------------ */
 /* parser                                                               */

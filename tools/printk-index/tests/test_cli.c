@@ -22,8 +22,11 @@ static void put(const char *name, const char *text)
 	fclose(f);
 }
 
-/* Run "printk-index ARGS" in the temp dir; stdout+stderr go to out. */
-static int run(const char *args)
+/*
+ * Run "printk-index ARGS" in the temp dir, its input piped from the shell
+ * command FROM when there is one; stdout+stderr go to out.
+ */
+static int run_from(const char *from, const char *args)
 {
 	char cmd[1024], path[300];
 	FILE *f;
@@ -31,7 +34,8 @@ static int run(const char *args)
 	int st;
 
 	snprintf(path, sizeof(path), "%s/out", dir);
-	snprintf(cmd, sizeof(cmd), "cd %s && %s%s %s >out 2>&1", dir,
+	snprintf(cmd, sizeof(cmd), "cd %s && %s%s%s%s %s >out 2>&1", dir,
+		 from ? from : "", from ? " | " : "",
 		 t_binary[0] == '/' ? "" : "\"$OLDPWD\"/", t_binary, args);
 	st = system(cmd);
 	f = fopen(path, "r");
@@ -40,6 +44,11 @@ static int run(const char *args)
 	if (f)
 		fclose(f);
 	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+static int run(const char *args)
+{
+	return run_from(NULL, args);
 }
 
 void test_cli(void)
@@ -90,6 +99,30 @@ void test_cli(void)
 	CHECK_HAS(out, "printk-index: nonexistent: No such file or directory");
 	CHECK_INT(run("list /dev/null"), 2);
 	CHECK_HAS(out, "missing header (empty file)");
+	/*
+	 * A pipe, a FIFO: the input is sniffed (ELF or text) without losing
+	 * what was read, and several such inputs are read one after another.
+	 */
+	CHECK_INT(run_from("cat old", "list /dev/stdin"), 0);
+	CHECK_HAS(out, PI_HEADER "\n<3> a.c:10 f \"gone %d\\n\"\n");
+	snprintf(cmd, sizeof(cmd), "cd %s && mkfifo fifo && (cat old > fifo &)", dir);
+	CHECK_INT(system(cmd), 0);
+	CHECK_INT(run_from("cat added", "list fifo /dev/stdin"), 0);
+	CHECK_HAS(out, "fifo <3> a.c:10 f \"gone %d\\n\"\n");
+	CHECK_HAS(out, "stdin <6> c.c:1 k \"brand new\\n\"\n");
+	CHECK_INT(run_from("cat \"$OLDPWD\"/fuzz/seeds/fuzz_elf/dyndbg.elf", "list /dev/stdin"), 0);
+	CHECK_HAS(out, "<6> dd.c:102 dd_init \"sub: entry two\\n\"\n");
+	/* extract -o: two objects of one module name would share a file */
+	CHECK_INT(run("extract -o dup \"$OLDPWD\"/fuzz/seeds/fuzz_elf/pi_sample.elf "
+		      "\"$OLDPWD\"/fuzz/seeds/fuzz_elf/dyndbg.elf \"$OLDPWD\"/fuzz/seeds/fuzz_elf/pi_sample.elf"), 2);
+	CHECK_HAS(out, "pi_sample.elf are both module 'pi_sample', which -o writes to one file\n");
+	CHECK_INT(run("list dup"), 2);	/* nothing written */
+	CHECK_INT(run_from("true", "list /dev/stdin"), 2);
+	CHECK_HAS(out, "/dev/stdin:1: missing header (empty file)");
+	CHECK_INT(run_from("cat old", "diff /dev/stdin moved"), 0);
+	CHECK_HAS(out, "3 moved");
+	CHECK_INT(run_from("cat old", "match --index /dev/stdin log"), 0);
+	CHECK_HAS(out, "1 attributed stdin a.c:10 f +0");
 	CHECK_INT(run("frobnicate"), 2);
 	CHECK_HAS(out, "unknown or ambiguous command 'frobnicate'");
 	CHECK_INT(run(""), 2);

@@ -10,6 +10,7 @@
 #include "../fmt.h"
 #include "../index.h"
 #include "test.h"
+#include "../source.h"
 
 static size_t diffs, compared;
 

@@ -17,6 +17,7 @@
 #include "../elf_index.h"
 #include "../index.h"
 #include "test.h"
+#include "../source.h"
 
 static char *slurp(const char *path, size_t *len)
 {

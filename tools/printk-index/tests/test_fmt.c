@@ -5,6 +5,7 @@
 #include "../fmt.h"
 #include "../index.h"
 #include "test.h"
+#include "../source.h"
 
 #define N FMT_NOMATCH
 #define F FMT_FULL

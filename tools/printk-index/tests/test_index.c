@@ -5,6 +5,7 @@
 
 #include "../index.h"
 #include "test.h"
+#include "../source.h"
 
 static struct pi_index idx;
 

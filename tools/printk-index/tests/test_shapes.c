@@ -16,6 +16,7 @@
 #include "../cont.h"
 #include "../logline.h"
 #include "test.h"
+#include "../source.h"
 
 #define BOOT_LOG "tests/data/boot-qemu.dmesg"
 #define MAX_LINES 256
