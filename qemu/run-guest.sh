@@ -16,15 +16,18 @@
 #                     [--log-dir DIR] [--variant NAME] [--timeout SECONDS]
 #                     [--smp N] [--memory MB] [--append KERNEL_ARGS]
 #                     [--ext4-disk MB] [--qemu-arg ARG]...
+#                     [--expect-report KIND=REGEX]...
 #
 # --ext4-disk gives the guest a fresh, empty ext4 file system of that size
 # as a virtio-blk disk (/dev/vda), made anew for every run in the log folder.
+# --expect-report is for the runs that provoke kernel reports on purpose
+# ('make corpus'): see test/host/splat-check.sh's --expect.
 set -uo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
 kernel= initrd= cmd= overlay= logdir= variant=guest
 timeout=${TIMEOUT:-300} smp=1 memory=512 append=${APPEND:-} ext4_disk=
-qemu_args=()
+qemu_args=() expect=()
 # A variant's own QEMU options (qemu/<variant>.args: an SMP guest, more
 # memory, a longer timeout for a slow debug kernel) go first, so that the
 # command line still wins.
@@ -50,6 +53,7 @@ while [ $# -gt 0 ]; do
 	--ext4-disk) ext4_disk=$2 ;;
 	# One more QEMU argument, as is: devices beyond the pc machine's own.
 	--qemu-arg) qemu_args+=("$2") ;;
+	--expect-report) expect+=(--expect "$2") ;;
 	*) echo "run-guest: unknown option $1" >&2; exit 2 ;;
 	esac
 	shift 2
@@ -121,7 +125,7 @@ data = open(sys.argv[1], "rb").read()
 end = data.rfind(b"\n@@pi-exit ")
 sys.stdout.buffer.write(data[:end])' "$out"
 
-if ! "$here/../test/host/splat-check.sh" "$console"; then
+if ! "$here/../test/host/splat-check.sh" "${expect[@]}" "$console"; then
 	echo "run-guest: $variant: the kernel reported a problem, see $console" >&2
 	[ "$status" = 0 ] && exit 126
 fi

@@ -136,11 +136,11 @@ class KtapTest(unittest.TestCase):
 
 
 class SplatCheckTest(unittest.TestCase):
-    def run_check(self, content):
+    def run_check(self, content, *options):
         with tempfile.NamedTemporaryFile("w", suffix=".log", delete=False) as f:
             f.write(content)
         try:
-            return subprocess.run([os.path.join(HERE, "splat-check.sh"), f.name],
+            return subprocess.run([os.path.join(HERE, "splat-check.sh"), *options, f.name],
                                   capture_output=True, text=True).returncode
         finally:
             os.unlink(f.name)
@@ -215,6 +215,30 @@ class SplatCheckTest(unittest.TestCase):
         self.assertEqual(self.run_check(begin + "BUG: KASAN: slab-out-of-bounds\r\n" + end), 1)
         self.assertEqual(self.run_check(begin + end + dump), 1)
         self.assertEqual(self.run_check(dump + begin + end), 1)
+
+    def test_expected_reports_only_inside_their_brackets(self):
+        warn = ["--expect", "warn=WARNING: CPU: "]
+        begin = "[    5.1] pi_provoke: begin warn\r\n"
+        end = "[    5.3] pi_provoke: end warn\r\n"
+        report = "WARNING: CPU: 0 PID: 91 at pi_provoke.c:80 pi_provoke_init+0x1d/0x1000 [pi_provoke]\r\nCall Trace:\r\n"
+        self.assertEqual(self.run_check(begin + report + end, *warn), 0)
+        # the same log without --expect: a test run, which fails
+        self.assertEqual(self.run_check(begin + report + end), 1)
+        # outside the bracket, or in one of another kind, it still fails
+        self.assertEqual(self.run_check(begin + end + report, *warn), 1)
+        other = "pi_provoke: begin oom\r\n" + report + "pi_provoke: end oom\r\n"
+        self.assertEqual(self.run_check(other + begin + report + end, *warn), 1)
+        # a bracket without its report, a missing end, a missing bracket
+        self.assertEqual(self.run_check(begin + "Call Trace:\r\n" + end, *warn), 1)
+        self.assertEqual(self.run_check(begin + report, *warn), 1)
+        self.assertEqual(self.run_check("ok\r\n", *warn), 1)
+        # two kinds, each in its bracket
+        hang = ["--expect", "hang=INFO: task .* blocked for more than"]
+        hung = ("pi_provoke: begin hang\r\nINFO: task pi_provoke_hang:95 blocked for more than 2 seconds.\r\n"
+                "Call Trace:\r\npi_provoke: end hang\r\n")
+        self.assertEqual(self.run_check(begin + report + end + hung, *warn, *hang), 0)
+        self.assertEqual(self.run_check(begin + report + end + hung, *warn), 1)
+        self.assertEqual(self.run_check("ok\r\n", "--expect", "nokind"), 2)
 
     def test_unreadable_or_empty_log_fails_closed(self):
         self.assertEqual(self.run_check(""), 2)
