@@ -75,7 +75,7 @@ export BUILD KERNEL TREE_BUILD TREE JOBS TIMEOUT KVM SHARED CMD LOOPS
 export CCACHE_DEPEND ?= 1
 
 .PHONY: help deps tree export-patches kernel modules module initramfs run test \
-	host-test boot-test test-full bench bench-defconfig check-series checkpatch clean distclean
+	host-test boot-test test-full bench bench-defconfig corpus check-series checkpatch clean distclean
 
 help:
 	@echo 'printk index in sysfs: kernel patch series, QEMU harness and tools'
@@ -97,6 +97,8 @@ help:
 	@echo '  boot-test             boot each of BOOT_VARIANTS and run the guest tests in test/guest/'
 	@echo '  bench                 build default, noindex, drivers and drivers without patches 7-12, boot them, print the cost table (test/bench/)'
 	@echo '  bench-defconfig       x86_64_defconfig with and without the wrapper patches: its boot log'"'"'s coverage'
+	@echo '  corpus                provoke WARN, OOM, ext4 errors, link flaps, lockdep, KASAN, a hung task in'
+	@echo '                        guests; record their logs and indexes in tools/printk-index/tests/data'
 	@echo '  check-series          build (gcc; clang and EFI stub too) and boot the kernel after each patch'
 	@echo '  checkpatch            scripts/checkpatch.pl --strict on every patch'
 	@echo '  clean / distclean     drop kernel builds and images / the whole build folder'
@@ -176,6 +178,9 @@ bench: deps
 # 'make test': a cold build of each kernel is about an hour of CPU (README).
 bench-defconfig: tree
 	@$(TOP)/test/bench/defconfig.sh $(TREE_BUILD)/bench-defconfig
+
+corpus: tree
+	@$(TOP)/test/corpus/provoke.sh $(TREE_BUILD)/corpus $(TOP)/tools/printk-index/tests/data
 
 check-series: tree
 	@scripts/check-series.sh $(TREE) $(TREE_BUILD)/check-series $(TOP)/kconfig-fragments $(JOBS)
