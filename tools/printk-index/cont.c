@@ -136,30 +136,54 @@ static void stripped_blank(struct chain_matcher *c, const char *msg, size_t n, i
 		a->single = r;
 }
 
-void attribute_message(struct chain_matcher *c, const char *msg, size_t n,
-		       int level, struct attribution *a)
+/*
+ * A later line of a multi-line format that prints msg[0..n) whole with more
+ * than min_lit literal bytes replaces a->single; says whether it did.
+ */
+static bool later_line(struct chain_matcher *c, const char *msg, size_t n, int level,
+		       uint32_t min_lit, struct attribution *a)
 {
 	struct match_result later;
 
+	if (!c->later_idx.n)
+		return false;
+	matcher_match(&c->later, msg, n, level, &later);
+	if (later.status != MATCH_SPECIFIC || later.prefix || later.best_fmt->lit_bytes <= min_lit)
+		return false;
+	later.best = c->later_of[later.best - c->later_idx.v];
+	a->single = later;
+	return true;
+}
+
+void attribute_message(struct chain_matcher *c, const char *msg, size_t n,
+		       int level, struct attribution *a)
+{
+	const struct pi_entry *best;
+
 	matcher_match(c->all, msg, n, level, &a->single);
 	a->chained = false;
-	if (a->single.status == MATCH_SPECIFIC && !a->single.prefix)
+	if (a->single.status == MATCH_SPECIFIC && !a->single.prefix) {
+		/*
+		 * A KERN_CONT piece without level (" slab%s %s") prints the
+		 * middle of a line: one it prints whole from the start can be
+		 * a later line of a multi-line format (" slab_reclaimable:%lu
+		 * slab_unreclaimable:%lu") that says more about it.
+		 */
+		best = a->single.best;
+		if (best->cont && best->level == PI_LEVEL_DEFAULT)
+			later_line(c, msg, first_line(msg, n), level,
+				   a->single.best_fmt->lit_bytes, a);
 		return;
+	}
 	n = first_line(msg, n);
 	memset(&a->chain, 0, sizeof(a->chain));
 	if (c->cont_idx.n && n)
 		a->chained = cover_after_base(c, msg, n, level, &a->chain);
 	if (a->chained)
 		return;
-	if (c->later_idx.n) {
-		/* a whole line of a multi-line format beats a prefix of another */
-		matcher_match(&c->later, msg, n, level, &later);
-		if (later.status == MATCH_SPECIFIC && !later.prefix) {
-			later.best = c->later_of[later.best - c->later_idx.v];
-			a->single = later;
-			return;
-		}
-	}
+	/* a whole line of a multi-line format beats a prefix of another */
+	if (later_line(c, msg, n, level, 0, a))
+		return;
 	stripped_blank(c, msg, n, level, a);
 }
 

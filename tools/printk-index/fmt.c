@@ -26,15 +26,24 @@ void fmt_ptr_model(const char *ext, size_t len, struct ptr_model *m)
 
 	m->pattern = HASHED;	/* plain %p: hashed, or not yet hashable */
 	m->sample = "00000000c0ffee42";
+	m->telling = false;
 	switch (c0) {
 	case 'S': case 's': case 'B':
-		/* sprint_symbol(): name+0xoff/0xsize [module buildid], or the
-		 * raw address when there is no symbol */
-		m->pattern = "[A-Za-z0-9_.$]+(\\+0x[0-9a-f]+/0x[0-9a-f]+)?"
+		/* __sprint_symbol(): name+0xoff/0xsize [module buildid], or
+		 * the raw address when there is no symbol; %ps: the name
+		 * without the offset */
+		if (c0 == 's') {
+			m->pattern = "[A-Za-z0-9_.$]+( \\[[A-Za-z0-9_-]+( [0-9a-f]+)?\\])?|0x[0-9a-f]+";
+			m->sample = "do_one_initcall";
+			break;
+		}
+		m->pattern = "[A-Za-z0-9_.$]+\\+0x[0-9a-f]+/0x[0-9a-f]+"
 			     "( \\[[A-Za-z0-9_-]+( [0-9a-f]+)?\\])?|0x[0-9a-f]+";
-		m->sample = c0 == 's' ? "do_one_initcall" : "do_one_initcall+0x45/0x210";
+		m->sample = "do_one_initcall+0x45/0x210";
+		m->telling = true;
 		break;
 	case 'R': case 'r':
+		m->telling = true;
 		m->pattern = "\\[[^]]*\\]" ERRS;
 		m->sample = "[mem 0xfebd1000-0xfebd1fff]";
 		break;
@@ -63,6 +72,7 @@ void fmt_ptr_model(const char *ext, size_t len, struct ptr_model *m)
 		}
 		break;
 	case 'M':
+		m->telling = true;
 		if (c1 == 'F') {
 			m->pattern = HEX2 "(-" HEX2 "){5}" ERRS;
 			m->sample = "52-54-00-12-34-56";
@@ -76,6 +86,7 @@ void fmt_ptr_model(const char *ext, size_t len, struct ptr_model *m)
 		m->sample = "525400123456";
 		break;
 	case 'I': case 'i':
+		m->telling = c1 == '4' || (c1 == '6' && c2 != 'c');
 		if (c1 == '4' && c0 == 'I') {
 			m->pattern = "[0-9]{1,3}(\\.[0-9]{1,3}){3}" ERRS;
 			m->sample = "10.0.2.15";
@@ -101,6 +112,7 @@ void fmt_ptr_model(const char *ext, size_t len, struct ptr_model *m)
 		m->sample = "abc\\x1b";
 		break;
 	case 'U':
+		m->telling = true;
 		if (c1 == 'B' || c1 == 'L') {
 			m->pattern = "[0-9A-F]{8}-[0-9A-F]{4}-[0-9A-F]{4}-[0-9A-F]{4}-[0-9A-F]{12}" ERRS;
 			m->sample = "6BA7B810-9DAD-11D1-80B4-00C04FD430C8";
@@ -110,14 +122,17 @@ void fmt_ptr_model(const char *ext, size_t len, struct ptr_model *m)
 		}
 		break;
 	case 'N':	/* netdev_bits(): %pNF */
+		m->telling = true;
 		m->pattern = "0x[0-9a-f]{16}" ERRS;
 		m->sample = "0x0000000000004000";
 		break;
 	case '4':	/* fourcc_string(): %p4cc */
+		m->telling = true;
 		m->pattern = ".{4} (little|big)-endian \\(0x[0-9a-f]{8}\\)" ERRS;
 		m->sample = "NV12 little-endian (0x3231564e)";
 		break;
 	case 'a':	/* address_val(): special_hex_number(), 8 bytes */
+		m->telling = true;
 		m->pattern = "0x[0-9a-f]{16}" ERRS;
 		m->sample = "0x00000000fee00000";
 		break;
@@ -215,6 +230,7 @@ struct builder {
 	struct fmt *f;
 	uint32_t cap, lit_cap, lit_used;
 	bool in_lit;
+	bool telling;		/* a telling %p model (struct ptr_model) */
 };
 
 static struct fmt_tok *add_tok(struct builder *b, int kind)
@@ -360,7 +376,7 @@ static void ptr_tok(struct builder *b, struct fmt_tok *t, const char *ext, size_
 		int_tok(t, 16, false, false, 64);
 		return;
 	}
-	(void)b;
+	b->telling |= m.telling;
 	t->ext = m.sample;	/* rendering uses it */
 	t->width = t->prec = W_NONE;
 	if (!m.pattern) {
@@ -662,7 +678,7 @@ void fmt_compile(struct fmt *f, const char *s, size_t len)
 	 */
 	f->any = f->ntok == 1 && f->tok[0].kind == TK_WILD;
 	f->generic = f->lit_nonspace < FMT_GENERIC_LITERALS;
-	f->catch_all = f->lit_nonspace == 0;
+	f->catch_all = f->lit_nonspace == 0 && !b.telling;
 	pack(f, b.lit_used);
 }
 

@@ -85,8 +85,8 @@ struct fmt {
 	uint32_t nconv;
 	bool generic;		/* lit_nonspace < FMT_GENERIC_LITERALS */
 	/* no literal text but blanks and newlines ("%s\n", "    %s\n",
-	 * "%.*s"): says nothing about the line, not even that it is the
-	 * kernel's */
+	 * "%.*s") and no telling %p model (struct ptr_model): says nothing
+	 * about the line, not even that it is the kernel's */
 	bool catch_all;
 	bool stopped;		/* ended at a conversion vsprintf rejects */
 	uint32_t lit_nonspace;
@@ -162,6 +162,10 @@ void fmt_to_posix_ere(const struct fmt *f, struct sbuf *out);
 struct ptr_model {
 	const char *pattern;
 	const char *sample;
+	/* its text has a shape of its own (a symbol with offset, a MAC or
+	 * IP address, a UUID, a resource): a format whose only literal text
+	 * is blanks still says something about a line it prints whole */
+	bool telling;
 };
 void fmt_ptr_model(const char *ext, size_t len, struct ptr_model *m);
 
