@@ -501,63 +501,18 @@ static inline void collect(struct matcher *m, const unsigned char *s, size_t i, 
 	}
 }
 
-void matcher_match(struct matcher *m, const char *msg, size_t n, int level,
-		   struct match_result *r)
+/*
+ * rank: catch-all formats last (their blanks are not evidence), then
+ * literal bytes, then full over prefix match, then fewer conversions,
+ * then index order
+ */
+void matcher_rank(struct matcher *m, int level, struct match_result *r)
 {
-	const unsigned char *s = (const unsigned char *)msg;
-	uint32_t best_k = UINT32_MAX, k, h, b0;
-	uint64_t sig = 0;
+	uint32_t best_k = UINT32_MAX, h;
 	int best_kind = 0;
 	size_t ncatch = 0;
-	size_t i, windows;
-	const char *nl = memchr(msg, '\n', n);
-	struct fmt_line line;
 
-	/* a kmsg record can hold several lines: like a dmesg line, it is
-	 * attributed by its first one */
-	if (nl)
-		n = nl - msg;
-	windows = n >= GRAM ? n - GRAM + 1 : 0;
 	memset(r, 0, sizeof(*r));
-	m->nhits = 0;
-	m->ndeferred = 0;
-	m->nspec = 0;
-	if (++m->cur == 0) {	/* generation wrapped: forget old stamps */
-		memset(m->stamp, 0, m->nfmt * sizeof(uint32_t));
-		m->cur = 1;
-	}
-
-	/* collect the candidates first: the scan visits every byte, so it
-	 * also computes the line's byte signature the tries need (the last
-	 * bytes, after the last window, first: the scan prefetches only
-	 * candidates whose bytes it has seen) */
-	for (i = windows; i < n; i++)
-		sig |= fmt_sig_bits[s[i]];
-	for (i = 0; i < windows; i += SCAN_CHUNK) {
-		uint16_t pass[SCAN_CHUNK];
-		uint32_t npass = filter_pass(m, s + i, windows - i < SCAN_CHUNK ?
-					     windows - i : SCAN_CHUNK, &sig, pass);
-
-		for (k = 0; k < npass; k++)
-			collect(m, s, i + pass[k], sig);
-	}
-	fmt_line_init_sig(&line, msg, n, sig);
-	for (k = 0; k < m->nspec; k++)
-		try_fmt(m, &m->spec[k], &line, level);
-	b0 = n ? s[0] : 256;
-	for (k = 0; k < m->nal_spec[b0]; k++)
-		try_fmt(m, &m->al_spec[b0][k], &line, level);
-	if (!m->nhits) {
-		/* nothing specific: what generic formats can print it? */
-		for (k = 0; k < m->ndeferred; k++)
-			try_fmt(m, &m->deferred[k], &line, level);
-		for (k = 0; k < m->nal_gen[b0]; k++)
-			try_fmt(m, &m->al_gen[b0][k], &line, level);
-	}
-
-	/* rank: catch-all formats last (their blanks are not evidence),
-	 * then literal bytes, then full over prefix match, then fewer
-	 * conversions, then index order */
 	for (h = 0; h < m->nhits; h++) {
 		uint32_t fk = m->hits[h], cnt;
 		const struct fmt *f = &m->fmts[fk], *b;
@@ -601,4 +556,58 @@ void matcher_match(struct matcher *m, const char *msg, size_t n, int level,
 		return;
 	}
 	r->status = r->best_fmt->generic ? MATCH_GENERIC : MATCH_SPECIFIC;
+}
+
+void matcher_match(struct matcher *m, const char *msg, size_t n, int level,
+		   struct match_result *r)
+{
+	const unsigned char *s = (const unsigned char *)msg;
+	uint32_t k, b0;
+	uint64_t sig = 0;
+	size_t i, windows;
+	const char *nl = memchr(msg, '\n', n);
+	struct fmt_line line;
+
+	/* a kmsg record can hold several lines: like a dmesg line, it is
+	 * attributed by its first one */
+	if (nl)
+		n = nl - msg;
+	windows = n >= GRAM ? n - GRAM + 1 : 0;
+	m->nhits = 0;
+	m->ndeferred = 0;
+	m->nspec = 0;
+	if (++m->cur == 0) {	/* generation wrapped: forget old stamps */
+		memset(m->stamp, 0, m->nfmt * sizeof(uint32_t));
+		m->cur = 1;
+	}
+
+	/* collect the candidates first: the scan visits every byte, so it
+	 * also computes the line's byte signature the tries need (the last
+	 * bytes, after the last window, first: the scan prefetches only
+	 * candidates whose bytes it has seen) */
+	for (i = windows; i < n; i++)
+		sig |= fmt_sig_bits[s[i]];
+	for (i = 0; i < windows; i += SCAN_CHUNK) {
+		uint16_t pass[SCAN_CHUNK];
+		uint32_t npass = filter_pass(m, s + i, windows - i < SCAN_CHUNK ?
+					     windows - i : SCAN_CHUNK, &sig, pass);
+
+		for (k = 0; k < npass; k++)
+			collect(m, s, i + pass[k], sig);
+	}
+	fmt_line_init_sig(&line, msg, n, sig);
+	for (k = 0; k < m->nspec; k++)
+		try_fmt(m, &m->spec[k], &line, level);
+	b0 = n ? s[0] : 256;
+	for (k = 0; k < m->nal_spec[b0]; k++)
+		try_fmt(m, &m->al_spec[b0][k], &line, level);
+	if (!m->nhits) {
+		/* nothing specific: what generic formats can print it? */
+		for (k = 0; k < m->ndeferred; k++)
+			try_fmt(m, &m->deferred[k], &line, level);
+		for (k = 0; k < m->nal_gen[b0]; k++)
+			try_fmt(m, &m->al_gen[b0][k], &line, level);
+	}
+
+	matcher_rank(m, level, r);
 }

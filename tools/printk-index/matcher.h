@@ -125,4 +125,12 @@ void matcher_free(struct matcher *m);
 void matcher_match(struct matcher *m, const char *msg, size_t n, int level,
 		   struct match_result *r);
 
+/*
+ * The answer for the formats in m->hits[0..nhits) (kinds in m->hit_kind),
+ * each with an entry of this level: matcher_match()'s last step, which
+ * other searches for the same hits (bench/bench_peers.c) call to pick
+ * the same entry.
+ */
+void matcher_rank(struct matcher *m, int level, struct match_result *r);
+
 #endif
