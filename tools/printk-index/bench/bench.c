@@ -24,6 +24,7 @@
 #include "../logline.h"
 #include "../matcher.h"
 #include "../source.h"
+#include "genlog.h"
 
 static double now(void)
 {
@@ -56,14 +57,6 @@ static uint64_t digest(uint64_t h, uint64_t v)
 	}
 	return h;
 }
-
-static const char *const unrelated[] = {
-	"systemd[1]: Started Journal Service.",
-	"sshd[%u]: Accepted publickey for root from 10.0.%u.7 port 52344",
-	"random noise line number %u without any meaning",
-	"CRON[%u]: (root) CMD (run-parts /etc/cron.hourly)",
-	"dockerd[%u]: time=\"2024-12-03\" level=info msg=\"loading plugin\"",
-};
 
 struct pass {
 	double wall, cpu;	/* seconds */
@@ -138,41 +131,7 @@ int main(int argc, char **argv)
 	/* generate the log in memory */
 	off = calloc(nlines + 1, sizeof(*off));
 	src = calloc(nlines, sizeof(*src));
-	for (i = 0; i < nlines; i++) {
-		char pfx[64];
-		uint64_t r = i * 0x9e3779b97f4a7c15ULL;
-
-		off[i] = text.len;
-		snprintf(pfx, sizeof(pfx), "[%5zu.%06zu] ", i / 1000, (i % 1000) * 997);
-		sbuf_add(&text, pfx, strlen(pfx));
-		if (i % 10 == 9) {
-			char u[256];
-
-			snprintf(u, sizeof(u), unrelated[(r >> 32) % ARRAY_SIZE(unrelated)],
-				 (unsigned)(r >> 40) % 60000, (unsigned)(r >> 20) % 250);
-			sbuf_add(&text, u, strlen(u));
-			src[i] = SIZE_MAX;
-		} else {
-			size_t e = (r >> 24) % idx.n;
-			char *nl;
-
-			src[i] = e;
-			sbuf_reset(&one);
-			sbuf_reset(&one);
-			{
-				struct fmt f;
-
-				fmt_compile(&f, idx.v[e].fmt, idx.v[e].fmt_len);
-				fmt_render(&f, &one, i);
-				fmt_free(&f);
-			}
-			/* a multi-line record: dmesg shows its first line here */
-			nl = memchr(one.p ? one.p : "", '\n', one.len);
-			sbuf_add(&text, one.p ? one.p : "", nl ? (size_t)(nl - one.p) : one.len);
-		}
-		sbuf_addc(&text, '\n');
-	}
-	off[nlines] = text.len;
+	genlog(&idx, nlines, &text, off, src);
 	printf("log: %zu lines, %.1f MB\n", nlines, text.len / 1e6);
 
 	res = calloc(nlines, sizeof(*res));
