@@ -52,6 +52,8 @@ SOURCES := $(if $(filter test-full,$(MAKECMDGOALS)),$(TREES),$(if $(filter test,
 # libclang-rt-14-dev, which Debian 12's clang only recommends.  pyelftools
 # reads ELF files for the index oracle (test/host/pi_oracle.py).  lld and
 # llvm: check-series also builds the series with clang (LLVM=1).
+# libvectorscan-dev and libpcre2-dev: printk-index's bench times match
+# against Hyperscan and PCRE2 (tools/printk-index/bench/bench_peers.c).
 PACKAGES := $(foreach k,$(SOURCES),linux-source-$(k):/usr/src/linux-source-$(k).tar.xz) gcc:gcc make:make \
 	libelf-dev:/usr/include/libelf.h libssl-dev:/usr/include/openssl/ssl.h bc:bc \
 	flex:flex bison:bison qemu-system-x86:qemu-system-x86_64 \
@@ -59,7 +61,8 @@ PACKAGES := $(foreach k,$(SOURCES),linux-source-$(k):/usr/src/linux-source-$(k).
 	xz-utils:xz git:git perl:perl gzip:gzip e2fsprogs:/sbin/mkfs.ext4 \
 	python3-ply:/usr/lib/python3/dist-packages/ply python3-git:/usr/lib/python3/dist-packages/git zlib1g-dev:/usr/lib/x86_64-linux-gnu/libz.a \
 	python3-pyelftools:/usr/lib/python3/dist-packages/elftools \
-	clang:clang lld:ld.lld llvm:llvm-ar libclang-rt-14-dev:/usr/lib/llvm-14/lib/clang/14.0.6/lib/linux/libclang_rt.fuzzer-x86_64.a
+	clang:clang lld:ld.lld llvm:llvm-ar libclang-rt-14-dev:/usr/lib/llvm-14/lib/clang/14.0.6/lib/linux/libclang_rt.fuzzer-x86_64.a \
+	libvectorscan-dev:/usr/include/hs/hs.h libpcre2-dev:/usr/include/pcre2.h
 
 # CMD goes to the guest through the environment, so that any quoting and
 # newlines in it arrive intact; $(value) keeps make from expanding its $.
