@@ -6,6 +6,10 @@
  *
  *   hyperscan  as one Hyperscan (Vectorscan) database of all formats, the
  *              ids of those that match collected in one scan of the line
+ *   hs-split   two databases, with match's own rule: the specific formats,
+ *              and the generic ones scanned only if no specific one
+ *              matched (a generic format such as "%s: %s\n" matches most
+ *              lines, and one database reports some twenty a line)
  *   pcre2-jit  one PCRE2 pattern per format, JIT-compiled, tried only if
  *              the format's longest literal is in the line (the literals
  *              found in one pass of a Hyperscan literal database; formats
@@ -63,6 +67,8 @@ struct peers {
 	struct matcher *m;
 	/* Hyperscan: ids 2k (format k, full) and 2k + 1 (prefix) */
 	hs_database_t *db, *lit_db;
+	/* hs-split: the specific formats, and the generic ones */
+	hs_database_t *sdb, *gdb;
 	hs_scratch_t *scratch;
 	/* PCRE2, per format: full and, for an open format, prefix */
 	pcre2_code **full, **pfx;
@@ -99,11 +105,48 @@ static pcre2_code *pcre_compile(const char *pat, uint32_t k)
 	return re;
 }
 
+/*
+ * A database of the n expressions (ids 2k, 2k + 1 for format k), SINGLEMATCH:
+ * which formats match is all that is asked. An expression Hyperscan
+ * rejects is left out and named: the lines it matches then differ, which
+ * the comparison reports. Returns how many were left out.
+ */
+static unsigned hs_build(const char *const *pats_in, const unsigned *ids_in, unsigned n,
+			 hs_database_t **db)
+{
+	const char **pats = xcalloc(n ? n : 1, sizeof(*pats));
+	unsigned *ids = xcalloc(n ? n : 1, sizeof(*ids));
+	unsigned *flags = xcalloc(n ? n : 1, sizeof(*flags)), i, dropped = 0;
+	hs_compile_error_t *cerr;
+
+	for (i = 0; i < n; i++) {
+		pats[i] = pats_in[i];
+		ids[i] = ids_in[i];
+		flags[i] = HS_FLAG_DOTALL | HS_FLAG_SINGLEMATCH | HS_FLAG_ALLOWEMPTY;
+	}
+	while (hs_compile_multi(pats, flags, ids, n, HS_MODE_BLOCK, NULL, db, &cerr)) {
+		int e = cerr->expression;
+
+		fprintf(stderr, "bench_peers: hyperscan: %s%s\n", cerr->message,
+			e < 0 ? "" : ", expression left out:");
+		if (e < 0)
+			exit(2);
+		fprintf(stderr, "  format %u: %.300s\n", ids[e] / 2, pats[e]);
+		hs_free_compile_error(cerr);
+		pats[e] = pats[--n];
+		ids[e] = ids[n];
+		dropped++;
+	}
+	free(pats);
+	free(ids);
+	free(flags);
+	return dropped;
+}
+
 static void peers_build(struct peers *p, struct matcher *m)
 {
 	const char **pats = xcalloc(2 * m->nfmt, sizeof(*pats));
 	const char **lits = xcalloc(m->nfmt, sizeof(*lits));
-	unsigned *flags = xcalloc(2 * m->nfmt, sizeof(*flags));
 	unsigned *ids = xcalloc(2 * m->nfmt, sizeof(*ids));
 	unsigned *lflags = xcalloc(m->nfmt, sizeof(*lflags));
 	unsigned *lids = xcalloc(m->nfmt, sizeof(*lids));
@@ -111,8 +154,13 @@ static void peers_build(struct peers *p, struct matcher *m)
 	unsigned npat = 0, npcre, nlit = 0, nprefix = 0, none = 0, dropped = 0;
 	hs_compile_error_t *cerr;
 	struct sbuf re = { 0 };
+	const char **split[2] = { xcalloc(2 * m->nfmt, sizeof(char *)),
+				  xcalloc(2 * m->nfmt, sizeof(char *)) };
+	unsigned *split_ids[2] = { xcalloc(2 * m->nfmt, sizeof(unsigned)),
+				   xcalloc(2 * m->nfmt, sizeof(unsigned)) };
+	unsigned nsplit[2] = { 0, 0 };
 	double c0, pcre_cpu;
-	size_t sz;
+	size_t sz, gsz;
 	uint32_t k;
 
 	memset(p, 0, sizeof(*p));
@@ -140,7 +188,6 @@ static void peers_build(struct peers *p, struct matcher *m)
 				break;
 			}
 			pats[npat] = xstrdup(re.p);
-			flags[npat] = HS_FLAG_DOTALL | HS_FLAG_SINGLEMATCH | HS_FLAG_ALLOWEMPTY;
 			ids[npat++] = 2 * k + pass;
 			nprefix += pass;
 		}
@@ -168,26 +215,25 @@ static void peers_build(struct peers *p, struct matcher *m)
 	pcre2_jit_stack_assign(p->mctx, NULL, p->jit_stack);
 	pcre_cpu = cpu_now() - c0;
 
-	/* a pattern Hyperscan rejects is left out (and named): its lines then
-	 * differ, which the comparison reports */
 	c0 = cpu_now();
-	while (hs_compile_multi(pats, flags, ids, npat, HS_MODE_BLOCK, NULL, &p->db, &cerr)) {
-		int e = cerr->expression;
-
-		fprintf(stderr, "bench_peers: hyperscan: %s%s\n", cerr->message,
-			e < 0 ? "" : ", pattern left out:");
-		if (e < 0)
-			exit(2);
-		fprintf(stderr, "  format %u: %.300s\n", ids[e] / 2, pats[e]);
-		hs_free_compile_error(cerr);
-		free((char *)pats[e]);
-		pats[e] = pats[--npat];
-		ids[e] = ids[npat];
-		dropped++;
-	}
+	dropped = hs_build(pats, ids, npat, &p->db);
 	hs_database_size(p->db, &sz);
 	printf("peers: hyperscan: %u expressions (%u of them prefix ones; %u formats print nothing, %u left out), compiled in %.1f s CPU, %.1f MB\n",
-	       npat, nprefix, none, dropped, cpu_now() - c0, sz / 1e6);
+	       npat - dropped, nprefix, none, dropped, cpu_now() - c0, sz / 1e6);
+	/* the same split as match's: specific formats, then generic ones */
+	c0 = cpu_now();
+	for (k = 0; k < npat; k++) {
+		bool gen = m->fmts[ids[k] / 2].generic;
+
+		split[gen][nsplit[gen]] = pats[k];
+		split_ids[gen][nsplit[gen]++] = ids[k];
+	}
+	dropped = hs_build(split[0], split_ids[0], nsplit[0], &p->sdb) +
+		  hs_build(split[1], split_ids[1], nsplit[1], &p->gdb);
+	hs_database_size(p->sdb, &sz);
+	hs_database_size(p->gdb, &gsz);
+	printf("peers: hs-split: %u + %u expressions (%u left out), compiled in %.1f s CPU, %.1f + %.1f MB\n",
+	       nsplit[0], nsplit[1], dropped, cpu_now() - c0, sz / 1e6, gsz / 1e6);
 
 	c0 = cpu_now();
 	if (hs_compile_lit_multi(lits, lflags, lids, llens, nlit, HS_MODE_BLOCK, NULL,
@@ -195,7 +241,8 @@ static void peers_build(struct peers *p, struct matcher *m)
 		fprintf(stderr, "bench_peers: hyperscan literals: %s\n", cerr->message);
 		exit(2);
 	}
-	if (hs_alloc_scratch(p->db, &p->scratch) || hs_alloc_scratch(p->lit_db, &p->scratch)) {
+	if (hs_alloc_scratch(p->db, &p->scratch) || hs_alloc_scratch(p->sdb, &p->scratch) ||
+	    hs_alloc_scratch(p->gdb, &p->scratch) || hs_alloc_scratch(p->lit_db, &p->scratch)) {
 		fprintf(stderr, "bench_peers: hs_alloc_scratch failed\n");
 		exit(2);
 	}
@@ -204,8 +251,11 @@ static void peers_build(struct peers *p, struct matcher *m)
 
 	for (k = 0; k < npat; k++)
 		free((char *)pats[k]);
+	for (k = 0; k < 2; k++) {
+		free(split[k]);
+		free(split_ids[k]);
+	}
 	free(pats);
-	free(flags);
 	free(ids);
 	free(lits);
 	free(lflags);
@@ -229,6 +279,8 @@ static void peers_free(struct peers *p)
 	pcre2_jit_stack_free(p->jit_stack);
 	hs_free_scratch(p->scratch);
 	hs_free_database(p->db);
+	hs_free_database(p->sdb);
+	hs_free_database(p->gdb);
 	hs_free_database(p->lit_db);
 	free(p->nolit);
 	free(p->stamp);
@@ -322,6 +374,21 @@ static void answer_hs(struct peers *p, const struct msg *x, struct match_result 
 {
 	new_line(p);
 	hs_scan(p->db, x->p, x->len, 0, p->scratch, on_match, p);
+	finish(p, x->level, r);
+}
+
+/* match's own rule: generic formats only if no specific one matches */
+static void answer_hs_split(struct peers *p, const struct msg *x, struct match_result *r)
+{
+	uint32_t i;
+
+	new_line(p);
+	hs_scan(p->sdb, x->p, x->len, 0, p->scratch, on_match, p);
+	for (i = 0; i < p->nfound; i++)
+		if (level_fits(p->m, p->found[i], x->level))
+			break;
+	if (i == p->nfound)
+		hs_scan(p->gdb, x->p, x->len, 0, p->scratch, on_match, p);
 	finish(p, x->level, r);
 }
 
@@ -467,6 +534,7 @@ static const struct engine {
 } engines[] = {
 	{ "match", answer_match },
 	{ "hyperscan", answer_hs },
+	{ "hs-split", answer_hs_split },
 	{ "pcre2-jit", answer_pcre },
 };
 
@@ -476,7 +544,7 @@ static size_t verify(struct peers *p, const char *log, const struct msg *x, size
 	struct matcher *m = p->m;
 	struct match_result ra, rb;
 	struct hitset ha, hb;
-	size_t diff[ARRAY_SIZE(engines)] = { 0 }, i, e;
+	size_t diff[ARRAY_SIZE(engines)] = { 0 }, i, e, bad = 0;
 
 	ha.v = xcalloc(m->nfmt, sizeof(*ha.v));
 	hb.v = xcalloc(m->nfmt, sizeof(*hb.v));
@@ -498,11 +566,15 @@ static size_t verify(struct peers *p, const char *log, const struct msg *x, size
 			show_extra(engines[e].name, m, &hb, &ha);
 		}
 	}
-	printf("peers: %s: %zu messages, answers that differ from match's: hyperscan %zu, pcre2-jit %zu (pcre2 match limits hit: %zu)\n",
-	       log, n, diff[1], diff[2], p->pcre_errors);
+	printf("peers: %s: %zu messages, answers that differ from match's:", log, n);
+	for (e = 1; e < ARRAY_SIZE(engines); e++) {
+		printf(" %s %zu", engines[e].name, diff[e]);
+		bad += diff[e];
+	}
+	printf(" (pcre2 match limits hit: %zu)\n", p->pcre_errors);
 	free(ha.v);
 	free(hb.v);
-	return diff[1] + diff[2];
+	return bad;
 }
 
 /* CPU seconds for total answers, the messages over and over */
