@@ -694,7 +694,7 @@ static int bench(const char *index, size_t total, char **logs, int nlogs)
 		struct sbuf store = { 0 };
 		struct msg *x;
 		size_t n = load_log(logs[l], &idx, total, &x, &store), e;
-		const char *name = strrchr(logs[l], '/') ? strrchr(logs[l], '/') + 1 : logs[l];
+		const char *name = logs[l];
 		uint64_t digest[ARRAY_SIZE(engines)];
 		double cpu[ARRAY_SIZE(engines)];
 
