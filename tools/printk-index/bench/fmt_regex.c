@@ -45,6 +45,13 @@ static void put_str(struct sbuf *o, const char *s)
 	sbuf_add(o, s, strlen(s));
 }
 
+/* an sbuf never written to has no buffer at all */
+static void put_buf(struct sbuf *o, const struct sbuf *b)
+{
+	if (b->len)
+		sbuf_add(o, b->p, b->len);
+}
+
 static void put_hex(struct sbuf *o, unsigned char c)
 {
 	char b[8];
@@ -317,12 +324,12 @@ static void layout_alt(struct sbuf *o, int *n, const struct sbuf *pre, const str
 	if (!ndig)
 		return;
 	alt(o, n);
-	sbuf_add(o, pre->p, pre->len);
-	sbuf_add(o, head->p, head->len);
+	put_buf(o, pre);
+	put_buf(o, head);
 	put_str(o, "(?:");
-	sbuf_add(o, dig->p, dig->len);
+	put_buf(o, dig);
 	sbuf_addc(o, ')');
-	sbuf_add(o, post->p, post->len);
+	put_buf(o, post);
 }
 
 struct opt {
