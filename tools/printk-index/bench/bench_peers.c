@@ -16,14 +16,14 @@
  *              without literal always tried), specific formats first and
  *              generic ones only when none matched, as match does
  *
- * Both then rank their set of matching formats with the matcher's own
+ * Each peer then ranks its set of matching formats with the matcher's own
  * matcher_rank(), so the answer is comparable entry for entry with
  * matcher_match()'s: single-line attribution, not KERN_CONT assembly.
  * An open format (no newline: KERN_CONT text may follow) has two
  * expressions, a full one ("...$") and a prefix one.
  *
- * First every message of the log is answered by all three and the
- * answers compared (the status, entry, prefix flag and count, and the
+ * First every message of the log is answered by match and each peer and
+ * the answers compared (the status, entry, prefix flag and count, and the
  * set of matching formats with their kinds); then each is timed in CPU
  * time on the messages repeated to LINES. Shapes are read as match reads
  * them (log_parse_in()), before the clock: the engines get the same
