@@ -45,6 +45,7 @@
 #include "../escape.h"
 #include "../logline.h"
 #include "../matcher.h"
+#include "../source.h"
 #include "fmt_regex.h"
 #include "genlog.h"
 
