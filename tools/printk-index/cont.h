@@ -29,7 +29,7 @@
 #include "json_writer.h"
 #include "matcher.h"
 
-#define CHAIN_MAX 16
+#define CHAIN_MAX 64
 
 struct chain_piece {
 	const struct pi_entry *e;

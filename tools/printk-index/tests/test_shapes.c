@@ -347,6 +347,7 @@ static void stripped_blanks(struct chain_matcher *chains)
 struct corpus_case {
 	unsigned lineno;
 	const char *where;	/* "file func", or "file:line func" */
+	const char *pieces;	/* of a KERN_CONT line: each piece's line */
 };
 
 /*
@@ -406,6 +407,15 @@ static void corpus_log(const char *dir, const struct corpus_case *cases, size_t 
 				       dir, lineno, where, cases[i].where);
 			else
 				t_pass++;
+			if (cases[i].pieces) {
+				size_t k, o = 0;
+
+				where[0] = '\0';
+				for (k = 0; a.chained && k < a.chain.n && o < sizeof(where); k++)
+					o += snprintf(where + o, sizeof(where) - o, "%s%u",
+						      k ? " " : "", a.chain.p[k].e->line);
+				CHECK_STR(where, cases[i].pieces);
+			}
 			i++;
 		}
 	}
@@ -430,11 +440,11 @@ static void corpus_log(const char *dir, const struct corpus_case *cases, size_t 
 static void guest_debug_log(void)
 {
 	static const struct corpus_case cases[] = {
-		{ 403, "pi_sample.c pi_sample_netdev" },
-		{ 413, "mm/page_alloc.c warn_alloc" },
-		{ 414, "lib/dump_stack.c dump_stack_print_info" },
-		{ 415, "arch/x86/kernel/dumpstack.c __show_trace_log_lvl" },
-		{ 453, "lib/show_mem.c __show_mem" },
+		{ 403, "pi_sample.c pi_sample_netdev", NULL },
+		{ 413, "mm/page_alloc.c warn_alloc", NULL },
+		{ 414, "lib/dump_stack.c dump_stack_print_info", NULL },
+		{ 415, "arch/x86/kernel/dumpstack.c __show_trace_log_lvl", NULL },
+		{ 453, "lib/show_mem.c __show_mem", NULL },
 	};
 
 	corpus_log("tests/data/guest-debug", cases, ARRAY_SIZE(cases), 1866, 1737);
@@ -449,27 +459,33 @@ static void provoked_logs(void)
 {
 	static const struct corpus_case defconfig[] = {
 		/* e1000 link flaps through QEMU's set_link */
-		{ 332, "drivers/net/ethernet/intel/e1000/e1000_main.c:2449 e1000_watchdog" },
-		{ 334, "drivers/net/ethernet/intel/e1000/e1000_main.c:2486 e1000_watchdog" },
+		{ 332, "drivers/net/ethernet/intel/e1000/e1000_main.c:2449 e1000_watchdog", NULL },
+		{ 334, "drivers/net/ethernet/intel/e1000/e1000_main.c:2486 e1000_watchdog", NULL },
 		/* ext4 errors: the line names its own call site, ext4_lookup:1862 */
-		{ 340, "fs/ext4/namei.c:1862 ext4_lookup" },
-		{ 342, "fs/ext4/super.c:693 ext4_handle_error" },
+		{ 340, "fs/ext4/namei.c:1862 ext4_lookup", NULL },
+		{ 342, "fs/ext4/super.c:693 ext4_handle_error", NULL },
 		/* WARN(): its text at the site the WARNING line names, pi_provoke.c:79 */
-		{ 347, "pi_provoke.c:79 pi_provoke_init" },
-		{ 348, "kernel/panic.c:665 __warn" },
+		{ 347, "pi_provoke.c:79 pi_provoke_init", NULL },
+		{ 348, "kernel/panic.c:665 __warn", NULL },
 		/* the OOM killer; a stack entry only printk_stack_address() prints
 		 * ("? "); a later line of show_free_areas()'s multi-line format,
 		 * which kmem_dump_obj()'s KERN_CONT " slab%s %s" prints too */
-		{ 384, "mm/oom_kill.c:461 dump_header" },
-		{ 391, "arch/x86/kernel/dumpstack.c:72 printk_stack_address" },
-		{ 429, "mm/page_alloc.c:6212 __show_free_areas" },
-		{ 454, "mm/oom_kill.c:959 __oom_kill_process" },
+		{ 384, "mm/oom_kill.c:461 dump_header", NULL },
+		{ 391, "arch/x86/kernel/dumpstack.c:72 printk_stack_address", NULL },
+		{ 429, "mm/page_alloc.c:6212 __show_free_areas", NULL },
+		/* show_node(), then __show_free_areas()'s KERN_CONT pieces: the
+		 * zone, a count and size per order, show_migration_types()'s
+		 * "(%s) " after each count that is not 0, the total */
+		{ 439, "mm/page_alloc.c:6033 show_node",
+		  "6033 6372 6390 6174 6390 6174 6390 6174 6390 6174 6390 6174 6390 6174 "
+		  "6390 6174 6390 6174 6390 6390 6390 6395" },
+		{ 454, "mm/oom_kill.c:959 __oom_kill_process", NULL },
 	};
 	static const struct corpus_case debug[] = {
-		{ 154, "kernel/locking/lockdep.c:1974 print_circular_bug_header" },
-		{ 221, "arch/x86/kernel/dumpstack.c:72 printk_stack_address" },
-		{ 264, "mm/kasan/report.c:210 print_error_description" },
-		{ 345, "kernel/hung_task.c:133 check_hung_task" },
+		{ 154, "kernel/locking/lockdep.c:1974 print_circular_bug_header", NULL },
+		{ 221, "arch/x86/kernel/dumpstack.c:72 printk_stack_address", NULL },
+		{ 264, "mm/kasan/report.c:210 print_error_description", NULL },
+		{ 345, "kernel/hung_task.c:133 check_hung_task", NULL },
 	};
 
 	corpus_log("tests/data/provoked-defconfig", defconfig, ARRAY_SIZE(defconfig), 459, 410);
