@@ -111,9 +111,7 @@ enum fmt_result {
  */
 enum fmt_result fmt_match(const struct fmt *f, const char *msg, size_t n);
 
-/* Same, with the set of bytes present in msg already known (fmt_bytes()). */
-enum fmt_result fmt_match_bytes(const struct fmt *f, const char *msg, size_t n,
-				const uint64_t have[4]);
+/* The set of bytes present in msg[0..n) (cover.c's candidate filter). */
 void fmt_bytes(const char *msg, size_t n, uint64_t have[4]);
 
 /*
@@ -141,22 +139,11 @@ void fmt_line_init(struct fmt_line *l, const char *msg, size_t n);
 void fmt_line_init_sig(struct fmt_line *l, const char *msg, size_t n, uint64_t sig);
 enum fmt_result fmt_match_line(const struct fmt *f, struct fmt_line *l);
 
-/* A backtracking matcher with the same answers (bar its step budget),
- * written apart from fmt_match_line(): the reference the tests and the
- * fuzzer compare it with. */
-enum fmt_result fmt_match_backtrack(const struct fmt *f, const char *msg, size_t n);
-
 /* Validators, exported for the unit tests. */
 bool fmt_tok_accepts(const struct fmt_tok *t, const char *s, size_t n);
 /* The same, for a span already known to be within the token's length
  * bounds and made of bytes of its class (the caller checked). */
 bool fmt_tok_accepts_span(const struct fmt_tok *t, const char *s, size_t n);
-
-/* A plausible rendering with sample arguments (tests, benchmark). */
-void fmt_render(const struct fmt *f, struct sbuf *out, uint64_t seed);
-
-/* POSIX ERE of the format, for the benchmark's regexec baseline. */
-void fmt_to_posix_ere(const struct fmt *f, struct sbuf *out);
 
 /* Model of a %p extension (chars after 'p'); NULL pattern = anything. */
 struct ptr_model {

@@ -21,6 +21,7 @@
 #include "../follow.h"
 #include "../fmt.h"
 #include "../source.h"
+#include "../tests/fmt_testlib.h"
 
 static double now(void)
 {

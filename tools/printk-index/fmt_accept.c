@@ -1,0 +1,213 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Whether one conversion token can print a given span (fmt.h): number()'s
+ * layouts, %s and %c padding, a %p model.  The matchers (fmt_match.c,
+ * cover.c) call it on every span they try.
+ */
+#include <string.h>
+
+#include "fmt.h"
+#include "fmt_impl.h"
+
+/* ------------------------------------------------------------------ */
+/* Validators                                                          */
+
+static bool is_digit_of(const struct fmt_tok *t, unsigned char c)
+{
+	if (c >= '0' && c <= '9')
+		return t->base != 8 || c <= '7';
+	if (t->base != 16)
+		return false;
+	return t->upper ? (c >= 'A' && c <= 'F') : (c >= 'a' && c <= 'f');
+}
+
+/*
+ * number() lays out: [spaces][sign][0x|0][zero padding][precision zeros]
+ * [digits][spaces]. left/zeropad select which padding exists.
+ */
+static bool int_layout_ok(const struct fmt_tok *t, const unsigned char *s,
+			  size_t n, bool left, bool zeropad)
+{
+	size_t p = 0, e = n, pad = 0, sign = 0, pfx = 0, nd, z, nat, body, zpad, k;
+	bool star_w = t->width == W_STAR, nonzero = false;
+
+	if (left) {
+		while (e > p && s[e - 1] == ' ') {
+			e--;
+			pad++;
+		}
+	} else if (!zeropad) {
+		while (p < e && s[p] == ' ') {
+			p++;
+			pad++;
+		}
+	}
+	if (t->is_signed) {
+		if (p < e && s[p] == '-') {
+			p++;
+			sign = 1;
+		} else if (t->flags & F_PLUS) {
+			if (p >= e || s[p] != '+')
+				return false;
+			p++;
+			sign = 1;
+		} else if (t->flags & F_SPACE) {
+			if (!left && !zeropad) {
+				/* the sign blank was counted as padding */
+				if (!pad)
+					return false;
+				pad--;
+			} else {
+				if (p >= e || s[p] != ' ')
+					return false;
+				p++;
+			}
+			sign = 1;
+		}
+	}
+	if ((t->flags & F_SPECIAL) && t->base == 16) {
+		if (e - p < 2 || s[p] != '0' || s[p + 1] != (t->upper ? 'X' : 'x'))
+			return false;
+		p += 2;
+		pfx = 2;
+	}
+	for (k = p; k < e; k++) {
+		if (!is_digit_of(t, s[k]))
+			return false;
+		if (s[k] != '0')
+			nonzero = true;
+	}
+	/* number() prints zero as "0", never "-0" */
+	if (sign && p > 0 && s[p - 1] == '-' && !nonzero)
+		return false;
+	if ((t->flags & F_SPECIAL) && t->base == 8 && nonzero) {
+		if (p >= e || s[p] != '0')
+			return false;
+		p++;
+		pfx = 1;
+	}
+	nd = e - p;
+	if (!nd)
+		return false;
+	for (z = 0; z < nd && s[p + z] == '0'; z++)
+		;
+	nat = nd - z ? nd - z : 1;
+	if (nat > t->maxdigits)
+		return false;
+	if (t->prec == W_STAR)
+		body = nd;	/* any precision: every zero can come from it */
+	else
+		body = t->prec > (int32_t)nat ? (size_t)t->prec : nat;
+	if (nd < body)
+		return false;
+	zpad = nd - body;
+	if (zpad && !zeropad)
+		return false;
+	if (star_w)
+		return true;
+	/* padding exists only to reach the width, and then exactly */
+	if (pad + zpad)
+		return (size_t)t->width == n;
+	return sign + pfx + body >= (size_t)(t->width > 0 ? t->width : 0);
+}
+
+static bool int_ok(const struct fmt_tok *t, const unsigned char *s, size_t n)
+{
+	bool left = t->flags & F_LEFT;
+	bool zeropad = (t->flags & F_ZEROPAD) && !left;
+
+	if (int_layout_ok(t, s, n, left, zeropad))
+		return true;
+	/* a negative '*' width means left-justified (set_field_width()) */
+	return t->width == W_STAR && !left && int_layout_ok(t, s, n, true, false);
+}
+
+static size_t lead_spaces(const unsigned char *s, size_t n)
+{
+	size_t i = 0;
+
+	while (i < n && s[i] == ' ')
+		i++;
+	return i;
+}
+
+static size_t trail_spaces(const unsigned char *s, size_t n)
+{
+	size_t i = 0;
+
+	while (i < n && s[n - 1 - i] == ' ')
+		i++;
+	return i;
+}
+
+/* string(): at most prec bytes of the argument, padded to width. */
+static bool str_ok(const struct fmt_tok *t, const unsigned char *s, size_t n)
+{
+	size_t w, need;
+
+	if (t->prec < 0 && t->width == W_NONE)
+		return true;
+	if (t->width == W_STAR) {
+		if (t->prec < 0 || n <= (size_t)t->prec)
+			return true;
+		need = n - t->prec;
+		return lead_spaces(s, n) >= need || trail_spaces(s, n) >= need;
+	}
+	w = t->width > 0 ? (size_t)t->width : 0;
+	if (n < w)
+		return false;
+	if (t->prec < 0)
+		return true;
+	if (n > w)
+		return n <= (size_t)t->prec;
+	if (w <= (size_t)t->prec)
+		return true;
+	need = w - t->prec;
+	return (t->flags & F_LEFT) ? trail_spaces(s, n) >= need : lead_spaces(s, n) >= need;
+}
+
+/* FORMAT_TYPE_CHAR: the byte padded with blanks to width. */
+static bool char_ok(const struct fmt_tok *t, const unsigned char *s, size_t n)
+{
+	if (!n)
+		return false;
+	if (t->width == W_STAR)
+		return lead_spaces(s, n) >= n - 1 || trail_spaces(s, n) >= n - 1;
+	if (n != t->min)
+		return false;
+	return (t->flags & F_LEFT) ? trail_spaces(s + 1, n - 1) == n - 1
+				   : lead_spaces(s, n - 1) == n - 1;
+}
+
+/* The span is known to be within bounds and made of class bytes. */
+bool fmt_tok_span_ok(const struct fmt_tok *t, const unsigned char *s, size_t n)
+{
+	switch (t->kind) {
+	case TK_LIT: return false;	/* not a conversion */
+	case TK_INT: return int_ok(t, s, n);
+	case TK_STR: return str_ok(t, s, n);
+	case TK_CHAR: return char_ok(t, s, n);
+	case TK_ERE: return ere_fullmatch(t->ere, s, n);
+	case TK_WILD: return true;
+	}
+	return false;
+}
+
+bool fmt_tok_accepts_span(const struct fmt_tok *t, const char *s, size_t n)
+{
+	return fmt_tok_span_ok(t, (const unsigned char *)s, n);
+}
+
+bool fmt_tok_accepts(const struct fmt_tok *t, const char *str, size_t n)
+{
+	const unsigned char *s = (const unsigned char *)str;
+	size_t i;
+
+	if (n < t->min || (t->max != FMT_INF && n > t->max))
+		return false;
+	if (!t->cls_all)
+		for (i = 0; i < n; i++)
+			if (!cls_has(t->cls, s[i]))
+				return false;
+	return fmt_tok_span_ok(t, s, n);
+}

@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What the parts of the format model share and nothing else uses: the
+ * compiled %p models (fmt_model.c), for the compiler (fmt.c) and the
+ * matcher's per-line cache (fmt_match.c); the match's quick rejections,
+ * for the tests' second matcher (tests/fmt_backtrack.c).
+ */
+#ifndef PI_FMT_IMPL_H
+#define PI_FMT_IMPL_H
+
+#include "fmt.h"
+
+/* distinct %p models, at most: a handful are used */
+#define FMT_MODELS 64
+
+/* The compiled model of one pattern, compiled on first use. */
+const struct ere *fmt_model_ere(const char *pattern);
+
+/* Its slot, 0 .. FMT_MODELS - 1, or -1 if re is not a model. */
+int fmt_model_slot(const struct ere *re);
+
+/* fmt_tok_accepts_span() on bytes: the matchers' call, in their loops */
+bool fmt_tok_span_ok(const struct fmt_tok *t, const unsigned char *s, size_t n);
+
+/* Can f print msg[0..n) at all, by its bounds and edge bytes? */
+bool fmt_precheck(const struct fmt *f, const char *msg, size_t n);
+
+/* ... and in full (a closed format: its length bounds)? */
+bool fmt_full_possible(const struct fmt *f, const char *msg, size_t n);
+
+#endif

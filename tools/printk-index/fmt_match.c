@@ -1,0 +1,799 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Does a compiled format (fmt.h) print a line, whole or as a prefix?
+ * Formats of literals and "anything" by finding the literals; the others
+ * by one forward pass over position sets (fmt_match_line()).
+ */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE	/* memmem() */
+#endif
+#include <stdlib.h>
+#include <string.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
+
+#include "fmt.h"
+#include "fmt_impl.h"
+
+/* ------------------------------------------------------------------ */
+/* Matching one format                                                 */
+
+/*
+ * Literals and "anything" only: finding each literal at its leftmost
+ * position after the previous one is exact (any match can be shifted to
+ * that one), so no backtracking is needed. A format that does not start
+ * with "anything" is anchored at the start, and in a full match one that
+ * does not end with it is anchored at the end.
+ */
+/* memmem() for the short needles and lines here: memchr + memcmp. */
+static const char *find(const char *h, size_t hn, const char *nd, size_t nn)
+{
+	const char *end = h + hn, *p = h;
+
+	if (!nn)
+		return h;
+	while (nn <= (size_t)(end - p)) {
+		p = memchr(p, nd[0], end - p - nn + 1);
+		if (!p)
+			return NULL;
+		if (!memcmp(p + 1, nd + 1, nn - 1))
+			return p;
+		p++;
+	}
+	return NULL;
+}
+
+static bool simple_match(const struct fmt *f, const char *msg, size_t n, bool prefix)
+{
+	size_t pos = 0;
+	uint32_t k;
+
+	for (k = 0; k < f->ntok; k++) {
+		const struct fmt_tok *t = &f->tok[k];
+		const char *lit, *hit;
+
+		if (t->kind != TK_LIT)
+			continue;
+		lit = f->lit + t->lit_off;	/* f->lit is NULL without literals */
+		if (k == 0) {
+			if (n < t->lit_len || memcmp(msg, lit, t->lit_len))
+				return false;
+			pos = t->lit_len;
+		} else if (k == f->ntok - 1 && !prefix) {
+			if (n - pos < t->lit_len || memcmp(msg + n - t->lit_len, lit, t->lit_len))
+				return false;
+			pos = n;
+		} else {
+			hit = find(msg + pos, n - pos, lit, t->lit_len);
+			if (!hit)
+				return false;
+			pos = hit - msg + t->lit_len;
+		}
+	}
+	/* a trailing "anything" takes the rest */
+	return pos == n || prefix || (f->ntok && f->tok[f->ntok - 1].kind != TK_LIT);
+}
+
+void fmt_bytes(const char *msg, size_t n, uint64_t have[4])
+{
+	/* four locals rather than an array: keeps them in registers */
+	uint64_t w0 = 0, w1 = 0, w2 = 0, w3 = 0;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		unsigned char c = msg[i];
+		uint64_t bit = 1ULL << (c & 63);
+
+		switch (c >> 6) {
+		case 0: w0 |= bit; break;
+		case 1: w1 |= bit; break;
+		case 2: w2 |= bit; break;
+		default: w3 |= bit; break;
+		}
+	}
+	have[0] = w0;
+	have[1] = w1;
+	have[2] = w2;
+	have[3] = w3;
+}
+
+enum fmt_result fmt_match(const struct fmt *f, const char *msg, size_t n)
+{
+	struct fmt_line l;
+	uint64_t have[4];
+	int i;
+
+	fmt_bytes(msg, n, have);
+	for (i = 0; i < 4; i++)
+		if (f->need[i] & ~have[i])
+			return FMT_NOMATCH;
+	fmt_line_init(&l, msg, n);
+	return fmt_match_line(f, &l);
+}
+
+/*
+ * The exact matcher: one forward pass over the tokens, keeping the set of
+ * message positions each token can end at (a bitset over 0..n). A literal
+ * maps a position to one; "anything" to every later one; a %p model runs
+ * as a bit-parallel NFA from all its start positions at once; other
+ * conversions try the spans their byte class and length bounds allow,
+ * stopping only where the next literal can start. The full match is
+ * position n after the last token, a prefix match any position there, so
+ * one pass answers both. Positions that leave too little room for the
+ * remaining tokens are dropped, and so are those too early for the
+ * remaining tokens to reach the end when only a full match counts.
+ * Work is bounded by tokens x positions x span; a step budget stops
+ * pathological inputs (the line is then reported unmatched).
+ */
+#define FMT_MAX_WORK (1UL << 21)
+
+static uint64_t *dp_buf;
+static size_t dp_cap;
+
+/* Position sets of byte values in the current line, filled on demand. */
+static uint64_t *occ;		/* [256][occ_nw] */
+static size_t occ_nw;
+static uint32_t occ_gen[256];
+static uint32_t line_gen;
+static uint32_t lit_line_gen;	/* the line line_lit_ends() holds */
+
+static inline bool bit_has(const uint64_t *b, size_t i)
+{
+	return b[i / 64] >> (i % 64) & 1;
+}
+
+static inline void bit_set(uint64_t *b, size_t i)
+{
+	b[i / 64] |= 1ULL << (i % 64);
+}
+
+/* Next set bit at or after i, or SIZE_MAX. */
+static inline size_t bit_next(const uint64_t *b, size_t nw, size_t i)
+{
+	size_t w = i / 64;
+	uint64_t x;
+
+	if (w >= nw)
+		return SIZE_MAX;
+	x = b[w] & (~0ULL << (i % 64));
+	while (!x) {
+		if (++w >= nw)
+			return SIZE_MAX;
+		x = b[w];
+	}
+	return w * 64 + __builtin_ctzll(x);
+}
+
+/* Most lines fit in one or two words: not worth a call to memset() */
+static inline void bits_clear(uint64_t *b, size_t nw)
+{
+	if (nw <= 2) {
+		b[0] = 0;
+		b[nw - 1] = 0;
+	} else {
+		memset(b, 0, nw * sizeof(uint64_t));
+	}
+}
+
+/* Are more than two bits set in words w..nw-1? Clearing the lowest set
+ * bit twice leaves a word non-zero only if it had three. */
+static inline bool more_than_two(const uint64_t *b, size_t w, size_t nw)
+{
+	unsigned seen = 0;
+
+	for (; w < nw; w++) {
+		uint64_t x = b[w], y = x & (x - 1);
+
+		if (y & (y - 1))
+			return true;
+		seen += !!x + !!y;
+		if (seen > 2)
+			return true;
+	}
+	return false;
+}
+
+/* Bits lo..hi (inclusive) of a word-array, as a mask for word w. */
+static inline uint64_t range_mask(size_t w, size_t lo, size_t hi)
+{
+	uint64_t m = ~0ULL;
+
+	if (lo > w * 64 + 63 || hi < w * 64)
+		return 0;
+	if (lo > w * 64)
+		m &= ~0ULL << (lo % 64);
+	if (hi < w * 64 + 63)
+		m &= ~0ULL >> (63 - hi % 64);
+	return m;
+}
+
+/* fmt_sig_bit() of every byte: a load is cheaper than the shifts, and
+ * this runs over every byte of every line */
+#define SIG1(c)	(1ULL << (((c) ^ ((c) >> 6)) & 63))
+#define SIG4(c)	SIG1(c), SIG1(c + 1), SIG1(c + 2), SIG1(c + 3)
+#define SIG16(c)	SIG4(c), SIG4(c + 4), SIG4(c + 8), SIG4(c + 12)
+#define SIG64(c)	SIG16(c), SIG16(c + 16), SIG16(c + 32), SIG16(c + 48)
+const uint64_t fmt_sig_bits[256] = { SIG64(0), SIG64(64), SIG64(128), SIG64(192) };
+
+void fmt_line_init(struct fmt_line *l, const char *msg, size_t n)
+{
+	const unsigned char *s = (const unsigned char *)msg;
+	uint64_t sig = 0, sig2 = 0;
+	size_t i;
+
+	/* two accumulators: half the dependency chain */
+	for (i = 0; i + 1 < n; i += 2) {
+		sig |= fmt_sig_bits[s[i]];
+		sig2 |= fmt_sig_bits[s[i + 1]];
+	}
+	if (i < n)
+		sig |= fmt_sig_bits[s[i]];
+	fmt_line_init_sig(l, msg, n, sig | sig2);
+}
+
+void fmt_line_init_sig(struct fmt_line *l, const char *msg, size_t n, uint64_t sig)
+{
+	l->msg = msg;
+	l->n = n;
+	l->sig = sig;
+	if (++line_gen == 0) {
+		memset(occ_gen, 0, sizeof(occ_gen));
+		lit_line_gen = 0;
+		line_gen = 1;
+	}
+	l->gen = line_gen;
+}
+
+/*
+ * Set bit i of o where s[i] == c. Sixteen bytes a compare where SSE2 is
+ * there (every x86-64): a memchr() per occurrence costs more on short
+ * lines with many spaces.
+ */
+static void find_all(const unsigned char *s, size_t n, unsigned char c, uint64_t *o)
+{
+	size_t i = 0;
+#ifdef __SSE2__
+	const __m128i cc = _mm_set1_epi8((char)c);
+
+	for (; i + 16 <= n; i += 16) {
+		__m128i v = _mm_loadu_si128((const __m128i *)(s + i));
+		uint64_t bits = (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(v, cc));
+
+		o[i / 64] |= bits << (i % 64);	/* i % 64 is 0, 16, 32 or 48 */
+	}
+#endif
+	for (; i < n; i++)
+		o[i / 64] |= (uint64_t)(s[i] == c) << (i % 64);
+}
+
+static const uint64_t *line_occ(const struct fmt_line *l, unsigned char c)
+{
+	size_t nw = l->n / 64 + 1;
+	uint64_t *o;
+
+	if (nw > occ_nw) {
+		occ_nw = nw;
+		occ = xrealloc(occ, 256 * nw * sizeof(uint64_t));
+		memset(occ_gen, 0, sizeof(occ_gen));
+	}
+	o = occ + (size_t)c * occ_nw;
+	if (occ_gen[c] == l->gen && l->gen == line_gen)
+		return o;
+	bits_clear(o, nw);
+	find_all((const unsigned char *)l->msg, l->n, c, o);
+	if (l->gen == line_gen)
+		occ_gen[c] = l->gen;
+	else
+		occ_gen[c] = 0;	/* an older line: do not cache */
+	return o;
+}
+
+/*
+ * For a %p model, the positions from which it prints up to the end of
+ * the line, and those from which it prints anything: the same for every
+ * format that ends with it, so kept per line.
+ */
+static struct {
+	uint32_t gen;
+	uint64_t *bits;		/* [nw]: suffix starts */
+	size_t nw;
+} ere_line[FMT_MODELS];
+
+static const uint64_t *line_ere_suffix(const struct fmt_line *l, const struct ere *re)
+{
+	int i = fmt_model_slot(re);
+	size_t nw = l->n / 64 + 1;
+
+	if (i < 0 || !re->rnw || !re->nw)
+		return NULL;
+	if (ere_line[i].gen != l->gen || l->gen != line_gen || ere_line[i].nw < nw) {
+		if (ere_line[i].nw < nw) {
+			ere_line[i].nw = nw;
+			ere_line[i].bits = xrealloc(ere_line[i].bits, nw * sizeof(uint64_t));
+		}
+		memset(ere_line[i].bits, 0, ere_line[i].nw * sizeof(uint64_t));
+		ere_starts(re, (const unsigned char *)l->msg, l->n, false, ere_line[i].bits);
+		ere_line[i].gen = l->gen == line_gen ? l->gen : 0;
+	}
+	return ere_line[i].bits;
+}
+
+/*
+ * Where a short literal ends in the line: the end positions p + len of
+ * every occurrence at p. Many formats begin with "%s" and one of a few
+ * literals (" ", ": ", "="); after the "%s" the literal can be anywhere,
+ * so their first two steps are the same for a line and done once.
+ */
+#define LIT_CACHE_MAX 16
+
+static struct {
+	uint32_t len;
+	unsigned char lit[LIT_CACHE_MAX];
+	uint64_t *bits;
+	size_t nw;
+} lit_line[16];
+static unsigned lit_line_n;	/* entries of line lit_line_gen */
+
+static const uint64_t *line_lit_ends(const struct fmt_line *l, const char *lit, size_t len)
+{
+	const unsigned char *m = (const unsigned char *)l->msg;
+	size_t nw = l->n / 64 + 1, i, p, w;
+	const uint64_t *o;
+
+	if (len > LIT_CACHE_MAX || l->gen != line_gen)
+		return NULL;
+	if (lit_line_gen != l->gen) {
+		lit_line_gen = l->gen;
+		lit_line_n = 0;
+	}
+	for (i = 0; i < lit_line_n; i++)
+		if (lit_line[i].len == len && !memcmp(lit_line[i].lit, lit, len))
+			return lit_line[i].bits;
+	if (lit_line_n == ARRAY_SIZE(lit_line))
+		return NULL;	/* a line with many: the rest step by step */
+	i = lit_line_n++;
+	if (lit_line[i].nw < nw) {
+		lit_line[i].nw = nw;
+		lit_line[i].bits = xrealloc(lit_line[i].bits, nw * sizeof(uint64_t));
+	}
+	bits_clear(lit_line[i].bits, nw);
+	o = line_occ(l, (unsigned char)lit[0]);
+	for (w = 0; w < nw; w++) {
+		uint64_t x = o[w];
+
+		for (; x; x &= x - 1) {
+			p = w * 64 + __builtin_ctzll(x);
+			if (p + len <= l->n && !memcmp(m + p + 1, lit + 1, len - 1))
+				bit_set(lit_line[i].bits, p + len);
+		}
+	}
+	lit_line[i].len = len;
+	memcpy(lit_line[i].lit, lit, len);
+	return lit_line[i].bits;
+}
+
+/* One conversion from every start position: validate each span. */
+static bool spans(const struct fmt_tok *t, const unsigned char *m, size_t n,
+		  const uint64_t *cur, uint64_t *nxt, size_t first, size_t lim,
+		  size_t elo, int c0, unsigned long *work)
+{
+	size_t nw = n / 64 + 1, p, e;
+	bool any = false;
+
+	for (p = first; (p = bit_next(cur, nw, p)) != SIZE_MAX && p <= lim; p++) {
+		size_t hi = lim, lo = p + t->min;
+
+		if (t->max != FMT_INF && hi - p > t->max)
+			hi = p + t->max;
+		if (lo > hi)
+			continue;
+		if (lo < elo)
+			lo = elo;
+		if (t->kind == TK_CHAR && t->width == W_STAR) {
+			/* char_ok(): blanks then any byte, or any byte then
+			 * blanks; so every end up to one bound works */
+			size_t q = p + 1, he;
+
+			while (q < n && m[q] == ' ')
+				q++;
+			/* q: first non-blank after p (or n) */
+			he = m[p] == ' ' ? (q < n ? q + 1 : n) : q;
+			if (hi > he)
+				hi = he;
+			*work += q - p + 1;
+			for (e = lo; e <= hi; e++) {
+				if (c0 >= 0 && m[e] != c0)
+					continue;
+				bit_set(nxt, e);
+				any = true;
+			}
+			continue;
+		}
+		/* the span stops at the first byte it can not print */
+		if (!t->cls_all) {
+			for (e = p; e < hi && cls_has(t->cls, m[e]); e++)
+				;
+			hi = e;
+		}
+		*work += hi - p + 1;
+		for (e = lo; e <= hi; e++) {
+			/* only where the next literal can start */
+			if ((c0 >= 0 && m[e] != c0) || bit_has(nxt, e))
+				continue;
+			*work += e - p;
+			if (!fmt_tok_span_ok(t, m + p, e - p))
+				continue;
+			bit_set(nxt, e);
+			any = true;
+		}
+		if (*work > FMT_MAX_WORK)
+			return false;
+	}
+	return any;
+}
+
+/*
+ * The same, from the other side: when the span must end where a literal
+ * starts and its length is bounded, walk back from each such end over the
+ * bytes the conversion can print and stop at the first start that works.
+ * Much cheaper than the forward walk when the starts are dense (after a
+ * "%s") and the literal is rare.
+ */
+static bool spans_back(const struct fmt_tok *t, const unsigned char *m, size_t n,
+		       const uint64_t *cur, uint64_t *nxt, size_t first, size_t lim,
+		       size_t elo, const uint64_t *stop, unsigned long *work)
+{
+	size_t nw = n / 64 + 1, e, p, lo_p, hi_p, k;
+	bool any = false;
+
+	e = first + t->min;
+	if (e < elo)
+		e = elo;
+	for (; (e = bit_next(stop, nw, e)) != SIZE_MAX && e <= lim; e++) {
+		hi_p = e - t->min;
+		lo_p = e - first > t->max ? e - t->max : first;
+		/* the shortest span's bytes first */
+		for (k = hi_p; k < e; k++)
+			if (!t->cls_all && !cls_has(t->cls, m[k]))
+				break;
+		*work += e - hi_p + 1;
+		if (k < e)
+			continue;
+		for (p = hi_p;; p--) {
+			if (p < e && p != hi_p && !t->cls_all && !cls_has(t->cls, m[p]))
+				break;
+			if (bit_has(cur, p)) {
+				*work += e - p;
+				if (fmt_tok_span_ok(t, m + p, e - p)) {
+					bit_set(nxt, e);
+					any = true;
+					break;
+				}
+			}
+			if (p == lo_p)
+				break;
+		}
+		if (*work > FMT_MAX_WORK)
+			return false;
+	}
+	return any;
+}
+
+/*
+ * The last conversion of a format: a full match needs a start from which
+ * it spans to the end (tried from the nearest one, the bytes checked once),
+ * a prefix match any start with any span.
+ */
+static enum fmt_result last_conv(const struct fmt *f, const struct fmt_tok *t,
+				 const struct fmt_line *l, const uint64_t *cur,
+				 size_t first, unsigned long *work)
+{
+	const unsigned char *m = (const unsigned char *)l->msg;
+	size_t n = l->n, nw = n / 64 + 1, p, e, lo_p, hi_p, w;
+	const uint64_t *sfx;
+
+	if (t->kind == TK_ERE && (sfx = line_ere_suffix(l, t->ere))) {
+		for (w = first / 64; w < nw; w++)
+			if (cur[w] & sfx[w])
+				return FMT_FULL;
+		if (!f->open_end)
+			return FMT_NOMATCH;
+		for (p = first; (p = bit_next(cur, nw, p)) != SIZE_MAX; p++) {
+			(*work) += n - p;
+			if (ere_prefix(t->ere, m + p, n - p) > 0)
+				return FMT_PREFIX;
+			if (*work > FMT_MAX_WORK)
+				break;
+		}
+		return FMT_NOMATCH;
+	}
+
+	if (n >= first + t->min) {
+		hi_p = n - t->min;
+		lo_p = n - first > t->max ? n - t->max : first;
+		for (e = hi_p; e < n; e++)
+			if (!t->cls_all && !cls_has(t->cls, m[e]))
+				break;
+		if (e == n) {
+			for (p = hi_p;; p--) {
+				if (p != hi_p && !t->cls_all && !cls_has(t->cls, m[p]))
+					break;
+				if (bit_has(cur, p)) {
+					*work += n - p;
+					if (fmt_tok_span_ok(t, m + p, n - p))
+						return FMT_FULL;
+					if (*work > FMT_MAX_WORK)
+						return FMT_NOMATCH;
+				}
+				if (p == lo_p)
+					break;
+			}
+		}
+	}
+	if (!f->open_end)
+		return FMT_NOMATCH;
+	for (p = first; (p = bit_next(cur, nw, p)) != SIZE_MAX; p++) {
+		size_t hi = n;
+
+		if (t->max != FMT_INF && hi - p > t->max)
+			hi = p + t->max;
+		for (e = p; e < p + t->min && e < hi; e++)
+			if (!t->cls_all && !cls_has(t->cls, m[e]))
+				break;
+		if (e < p + t->min)
+			continue;
+		for (e = p + t->min; e <= hi; e++) {
+			if (e > p + t->min && !t->cls_all && !cls_has(t->cls, m[e - 1]))
+				break;
+			*work += e - p + 1;
+			if (fmt_tok_span_ok(t, m + p, e - p))
+				return FMT_PREFIX;
+			if (*work > FMT_MAX_WORK)
+				return FMT_NOMATCH;
+		}
+	}
+	return FMT_NOMATCH;
+}
+
+static enum fmt_result dp_match(const struct fmt *f, const struct fmt_line *l)
+{
+	const unsigned char *m = (const unsigned char *)l->msg;
+	size_t n = l->n, nw = n / 64 + 1, p, lim, elo, first, w;
+	uint64_t *cur, *nxt, *tmp;
+	unsigned long work = 0;
+	uint32_t ti;
+	bool any;
+
+	if (2 * nw > dp_cap) {
+		dp_cap = 2 * nw;
+		dp_buf = xrealloc(dp_buf, dp_cap * sizeof(uint64_t));
+	}
+	cur = dp_buf;
+	nxt = dp_buf + nw;
+	bits_clear(cur, nw);
+	cur[0] = 1;	/* position 0 */
+	first = 0;
+	ti = 0;
+	if (f->ntok > 2 && f->tok[0].kind == TK_WILD && f->tok[1].kind == TK_LIT) {
+		/* "%s: ..." - the first two steps, from the line's shared
+		 * ends of the literal: the same positions, bounds and work */
+		const struct fmt_tok *t = &f->tok[1];
+		const uint64_t *ends = line_lit_ends(l, f->lit + t->lit_off, t->lit_len);
+
+		if (ends) {
+			if (f->rest_min[1] > n)
+				return FMT_NOMATCH;
+			lim = n - f->rest_min[2];
+			elo = 0;
+			if (!f->open_end && f->rest_max[2] != FMT_INF && n > f->rest_max[2])
+				elo = n - f->rest_max[2];
+			any = false;
+			for (w = 0; w < nw; w++) {
+				cur[w] = ends[w] & range_mask(w, elo, lim);
+				any |= cur[w] != 0;
+			}
+			work += 2 * nw;
+			if (!any)
+				return FMT_NOMATCH;
+			first = bit_next(cur, nw, 0);
+			ti = 2;
+		}
+	}
+	for (; ti < f->ntok; ti++) {
+		const struct fmt_tok *t = &f->tok[ti];
+		uint32_t rest = f->rest_min[ti + 1];
+		int c0 = -1;
+		/* few starts: look at the bytes; many: walk back from where
+		 * the next literal starts (spans_back()) */
+		bool dense;
+
+		if ((size_t)rest > n)
+			return FMT_NOMATCH;
+		lim = n - rest;		/* room for the tokens after this one */
+		elo = 0;		/* ...and reach for a full-only match */
+		if (!f->open_end && f->rest_max[ti + 1] != FMT_INF && n > f->rest_max[ti + 1])
+			elo = n - f->rest_max[ti + 1];
+		if (first > lim)
+			return FMT_NOMATCH;
+		if (ti + 1 < f->ntok && f->tok[ti + 1].kind == TK_LIT)
+			c0 = (unsigned char)f->lit[f->tok[ti + 1].lit_off];
+		if (ti + 1 == f->ntok && t->kind != TK_LIT && t->kind != TK_WILD)
+			return last_conv(f, t, l, cur, first, &work);
+		dense = c0 >= 0 && t->max != FMT_INF && more_than_two(cur, first / 64, nw);
+		bits_clear(nxt, nw);
+		any = false;
+		switch (t->kind) {
+		case TK_LIT: {
+			const unsigned char *lit = (const unsigned char *)f->lit + t->lit_off;
+			size_t len = t->lit_len;
+
+			/* the starts mostly come filtered by the first byte
+			 * already (c0 above): compare it before calling */
+			for (w = first / 64; w <= lim / 64; w++) {
+				uint64_t x = cur[w];
+
+				while (x) {
+					p = w * 64 + __builtin_ctzll(x);
+					x &= x - 1;
+					if (p + len > lim)
+						break;
+					if (p + len >= elo && m[p] == lit[0] &&
+					    !memcmp(m + p + 1, lit + 1, len - 1)) {
+						bit_set(nxt, p + len);
+						any = true;
+					}
+				}
+			}
+			work += nw;
+			break;
+		}
+		case TK_WILD: {
+			/* everything from the first position on */
+			const uint64_t *stop = c0 >= 0 ? line_occ(l, c0) : NULL;
+
+			p = first < elo ? elo : first;
+			for (w = p / 64; w <= lim / 64; w++) {
+				nxt[w] = range_mask(w, p, lim) & (stop ? stop[w] : ~0ULL);
+				any |= nxt[w] != 0;
+			}
+			work += nw;
+			break;
+		}
+		case TK_ERE:
+			if (dense) {
+				any = spans_back(t, m, n, cur, nxt, first, lim, elo,
+						 line_occ(l, c0), &work);
+				break;
+			}
+			if (ere_reach(t->ere, m, n, cur, lim, nxt, &work)) {
+				for (w = 0; w < nw; w++)
+					any |= nxt[w] != 0;
+				break;
+			}
+			/* a model too large for the NFA tables: span by span */
+			any = spans(t, m, n, cur, nxt, first, lim, elo, c0, &work);
+			break;
+		default:
+			if (dense)
+				any = spans_back(t, m, n, cur, nxt, first, lim, elo,
+						 line_occ(l, c0), &work);
+			else
+				any = spans(t, m, n, cur, nxt, first, lim, elo, c0, &work);
+			break;
+		}
+		if (!any || work > FMT_MAX_WORK)
+			return FMT_NOMATCH;
+		first = bit_next(nxt, nw, 0);
+		tmp = cur;
+		cur = nxt;
+		nxt = tmp;
+	}
+	if (bit_has(cur, n))
+		return FMT_FULL;
+	return f->open_end ? FMT_PREFIX : FMT_NOMATCH;
+}
+
+/*
+ * A short way to a full match: give each conversion the shortest span
+ * after which the next literal follows. If that reaches the end of the
+ * line, the format prints it whole and dp_match() would say so; if not,
+ * nothing is proven (a longer span might have worked, or only a prefix
+ * matches) and dp_match() decides. Most specific formats that get this
+ * far are the line's own, and end here.
+ */
+static bool greedy_full(const struct fmt *f, const unsigned char *m, size_t n)
+{
+	size_t pos = 0, e, hi;
+	uint32_t k;
+
+	for (k = 0; k < f->ntok; k++) {
+		const struct fmt_tok *t = &f->tok[k];
+		const unsigned char *lit;
+		size_t len;
+
+		if (t->kind == TK_LIT) {
+			len = t->lit_len;
+			if (n - pos < len || memcmp(m + pos, f->lit + t->lit_off, len))
+				return false;
+			pos += len;
+			continue;
+		}
+		/* the last conversion takes the rest of the line */
+		if (k + 1 == f->ntok)
+			return fmt_tok_accepts(t, (const char *)m + pos, n - pos);
+		if (n - pos < t->min)
+			return false;
+		hi = t->max != FMT_INF && n - pos > t->max ? pos + t->max : n;
+		for (e = pos; e < pos + t->min; e++)
+			if (!t->cls_all && !cls_has(t->cls, m[e]))
+				return false;
+		if (f->tok[k + 1].kind != TK_LIT)
+			return false;	/* "%d%s": dp_match() splits them */
+		lit = (const unsigned char *)f->lit + f->tok[k + 1].lit_off;
+		len = f->tok[k + 1].lit_len;
+		for (;; e++) {
+			if (e > hi || n - e < len)
+				return false;
+			if (m[e] == lit[0] && !memcmp(m + e + 1, lit + 1, len - 1) &&
+			    fmt_tok_span_ok(t, m + pos, e - pos))
+				break;
+			/* a longer span takes in m[e] */
+			if (!t->cls_all && !cls_has(t->cls, m[e]))
+				return false;
+		}
+		pos = e + len;
+		k++;	/* the literal, compared above */
+	}
+	return pos == n;
+}
+
+/* Necessary conditions, cheap: most candidates fail here. */
+bool fmt_precheck(const struct fmt *f, const char *msg, size_t n)
+{
+	const struct fmt_tok *t;
+
+	if (n < f->min_len)
+		return false;
+	if (n ? !cls_has(f->first, msg[0]) || !cls_has(f->last, msg[n - 1]) :
+		!f->can_be_empty)
+		return false;
+	if (f->ntok && (t = &f->tok[0])->kind == TK_LIT &&
+	    memcmp(msg, f->lit + t->lit_off, t->lit_len))
+		return false;
+	return true;
+}
+
+/* Can the whole message be printed (not only a prefix)? */
+bool fmt_full_possible(const struct fmt *f, const char *msg, size_t n)
+{
+	const struct fmt_tok *t = f->ntok ? &f->tok[f->ntok - 1] : NULL;
+
+	return n <= f->max_len &&
+	       /* a literal end must be the message's end */
+	       (!t || t->kind != TK_LIT || f->open_end ||
+		(n >= t->lit_len && !memcmp(msg + n - t->lit_len, f->lit + t->lit_off, t->lit_len)));
+}
+
+enum fmt_result fmt_match_line(const struct fmt *f, struct fmt_line *l)
+{
+	const char *msg = l->msg;
+	size_t n = l->n;
+
+	if (f->any)
+		return FMT_FULL;
+	if ((f->need_sig & ~l->sig) || !fmt_precheck(f, msg, n))
+		return FMT_NOMATCH;
+	if (f->simple) {
+		if (fmt_full_possible(f, msg, n) && simple_match(f, msg, n, false))
+			return FMT_FULL;
+		if (f->open_end && simple_match(f, msg, n, true))
+			return FMT_PREFIX;
+		return FMT_NOMATCH;
+	}
+	if (!f->open_end && !fmt_full_possible(f, msg, n))
+		return FMT_NOMATCH;
+	if (!f->generic && greedy_full(f, (const unsigned char *)msg, n))
+		return FMT_FULL;
+	return dp_match(f, l);
+}
