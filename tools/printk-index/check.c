@@ -1372,9 +1372,7 @@ static void rule_error(size_t *nerr, const char *msg)
 int do_check(int argc, char **argv)
 {
 	static const struct option opts[] = {
-		{ "json", no_argument, NULL, 'j' },
-		{ "pretty", no_argument, NULL, 'p' },
-		{ "verbose", no_argument, NULL, 'v' },
+		COMMON_LONG_OPTS,
 		{ "index", required_argument, NULL, 'i' },
 		{ "anchored", no_argument, NULL, 'a' },
 		{ "witness", no_argument, NULL, 'w' },
@@ -1397,10 +1395,9 @@ int do_check(int argc, char **argv)
 	int opt, ret;
 
 	while ((opt = getopt_long(argc, argv, "jpvi:awsh", opts, NULL)) >= 0) {
+		if (common_opt(opt))
+			continue;
 		switch (opt) {
-		case 'j': json_output = true; break;
-		case 'p': json_output = pretty_output = true; break;
-		case 'v': verbose++; break;
 		case 'i': index_src = optarg; break;
 		case 'a': anchored = true; break;
 		case 'w': witness = true; break;

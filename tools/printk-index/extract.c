@@ -136,8 +136,7 @@ static int write_one(const char *outdir, const struct pi_index *idx, size_t from
 int do_extract(int argc, char **argv)
 {
 	static const struct option opts[] = {
-		{ "json", no_argument, NULL, 'j' },
-		{ "pretty", no_argument, NULL, 'p' },
+		COMMON_LONG_OPTS,
 		{ "output", required_argument, NULL, 'o' },
 		{ 0 }
 	};
@@ -151,10 +150,10 @@ int do_extract(int argc, char **argv)
 	const char **names = NULL;
 	int opt, ret = EXIT_ERR;
 
-	while ((opt = getopt_long(argc, argv, "jpo:", opts, NULL)) >= 0) {
+	while ((opt = getopt_long(argc, argv, "jpvo:", opts, NULL)) >= 0) {
+		if (common_opt(opt))
+			continue;
 		switch (opt) {
-		case 'j': json_output = true; break;
-		case 'p': json_output = pretty_output = true; break;
 		case 'o': outdir = optarg; break;
 		default:
 			fprintf(stderr, "Usage: %s\n", usage);

@@ -498,9 +498,7 @@ int do_match_follow(int argc, char **argv)
 		{ "follow", no_argument, NULL, 'f' },
 		{ "from-start", no_argument, NULL, 's' },
 		{ "no-wait", no_argument, NULL, 'n' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "pretty", no_argument, NULL, 'p' },
-		{ "verbose", no_argument, NULL, 'v' },
+		COMMON_LONG_OPTS,
 		{ "index", required_argument, NULL, 'i' },
 		{ 0 }
 	};

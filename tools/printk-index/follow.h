@@ -63,6 +63,4 @@ void follower_record(struct follower *f, const char *rec, size_t len);
 /* read() said EPIPE: the records after the last one seen were overwritten. */
 void follower_overrun(struct follower *f);
 
-int do_match_follow(int argc, char **argv);
-
 #endif

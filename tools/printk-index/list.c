@@ -15,43 +15,6 @@
 #include "main.h"
 #include "source.h"
 
-int parse_common_opts(int argc, char **argv, const char *usage)
-{
-	static const struct option opts[] = {
-		{ "json", no_argument, NULL, 'j' },
-		{ "pretty", no_argument, NULL, 'p' },
-		{ "verbose", no_argument, NULL, 'v' },
-		{ 0 }
-	};
-	int opt;
-
-	while ((opt = getopt_long(argc, argv, "jpv", opts, NULL)) >= 0) {
-		switch (opt) {
-		case 'j': json_output = true; break;
-		case 'p': json_output = pretty_output = true; break;
-		case 'v': verbose++; break;
-		default:
-			fprintf(stderr, "Usage: %s\n", usage);
-			return -1;
-		}
-	}
-	return 0;
-}
-
-void pi_json_entry(json_writer_t *w, const struct pi_entry *e)
-{
-	jsonw_start_object(w);
-	jsonw_string_field(w, "module", e->module);
-	jsonw_int_field(w, "level", e->level);
-	jsonw_bool_field(w, "cont", e->cont);
-	jsonw_string_field(w, "file", e->file);
-	jsonw_uint_field(w, "line", e->line);
-	jsonw_string_field(w, "function", e->func);
-	jsonw_name(w, "format");
-	jsonw_string_len(w, e->fmt, e->fmt_len);
-	jsonw_end_object(w);
-}
-
 int do_list(int argc, char **argv)
 {
 	struct pi_index idx;

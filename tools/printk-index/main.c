@@ -38,53 +38,76 @@ static int do_help(int argc, char **argv)
 	return EXIT_ERR;
 }
 
+/*
+ * The subcommands.  An entry with a flag is taken when its command is
+ * given with that option ("match --follow": another loop, other
+ * options); its name's entry without a flag otherwise.
+ */
 static const struct cmd {
 	const char *name;
+	const char *flag;
 	int (*func)(int argc, char **argv);
 	const char *usage;	/* for "COMMAND --help" */
 } cmds[] = {
-	{ "list", do_list, "printk-index list  [-j] [SOURCE...]\n" },
-	{ "match", do_match,
+	{ "list", NULL, do_list, "printk-index list  [-j] [SOURCE...]\n" },
+	{ "match", "--follow", do_match_follow,
+	  "printk-index match --follow [--from-start] [--no-wait] [--index SOURCE] [/dev/kmsg|FILE|-]\n" },
+	{ "match", NULL, do_match,
 	  "printk-index match [-j] [-v] [--format NAME] [--index SOURCE] [FILE|-]\n"
 	  "printk-index match --follow [--from-start] [--no-wait] [--index SOURCE] [/dev/kmsg|FILE|-]\n"
 	  "NAME: auto (default), raw, dmesg, dmesg-r, dmesg-x, kmsg, journal, journal-json,\n"
 	  "      syslog, rfc5424 (aliases: notime, cat, json, kern.log, rfc3164, short,\n"
 	  "      netconsole, ext-netconsole)\n" },
-	{ "diff", do_diff, "printk-index diff  [-j] [-v] OLD NEW\n" },
-	{ "extract", do_extract,
+	{ "diff", NULL, do_diff, "printk-index diff  [-j] [-v] OLD NEW\n" },
+	{ "extract", NULL, do_extract,
 	  "printk-index extract [-j] [-o OUTDIR] vmlinux|module.ko|build-dir...\n" },
 	/* check prints its own --help: the verdicts with the usage */
-	{ "check", do_check, NULL },
-	{ "help", do_help, NULL },
+	{ "check", NULL, do_check, NULL },
+	{ "help", NULL, do_help, NULL },
 };
 
-/* "COMMAND -h" or "COMMAND --help" (before any "--"): its usage, exit 0 */
-static bool asks_help(int argc, char **argv)
+/* Is opt among the subcommand's arguments (before any "--")? */
+static bool has_arg(int argc, char **argv, const char *opt)
 {
 	int i;
 
 	for (i = 1; i < argc && strcmp(argv[i], "--"); i++)
-		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help"))
+		if (!strcmp(argv[i], opt))
 			return true;
 	return false;
 }
 
-/* bpftool accepts unambiguous prefixes ("li" for "list"); so do we. */
-static const struct cmd *find_cmd(const char *name)
+/*
+ * The entry of argv[0]: bpftool accepts unambiguous prefixes ("li" for
+ * "list"); so do we.  Of the name's entries, the one whose flag is among
+ * the arguments, else the one without a flag.
+ */
+static const struct cmd *find_cmd(int argc, char **argv)
 {
-	const struct cmd *found = NULL;
+	const char *name = argv[0], *full = NULL;
+	const struct cmd *plain = NULL;
 	size_t i, len = strlen(name);
 
-	for (i = 0; i < ARRAY_SIZE(cmds); i++) {
-		if (!strcmp(cmds[i].name, name))
-			return &cmds[i];
-		if (len && !strncmp(cmds[i].name, name, len)) {
-			if (found)
-				return NULL;
-			found = &cmds[i];
+	for (i = 0; i < ARRAY_SIZE(cmds) && len; i++) {
+		if (!strcmp(cmds[i].name, name)) {
+			full = name;
+			break;
+		}
+		if (!strncmp(cmds[i].name, name, len)) {
+			if (full && strcmp(full, cmds[i].name))
+				return NULL;	/* a prefix of two commands */
+			full = cmds[i].name;
 		}
 	}
-	return found;
+	for (i = 0; full && i < ARRAY_SIZE(cmds); i++) {
+		if (strcmp(cmds[i].name, full))
+			continue;
+		if (!cmds[i].flag)
+			plain = &cmds[i];
+		else if (has_arg(argc, argv, cmds[i].flag))
+			return &cmds[i];
+	}
+	return plain;
 }
 
 int main(int argc, char **argv)
@@ -117,12 +140,12 @@ int main(int argc, char **argv)
 		p_err("no command given");
 		return do_help(0, NULL);
 	}
-	cmd = find_cmd(argv[0]);
+	cmd = find_cmd(argc, argv);
 	if (!cmd) {
 		p_err("unknown or ambiguous command '%s'", argv[0]);
 		return do_help(0, NULL);
 	}
-	if (cmd->usage && asks_help(argc, argv)) {
+	if (cmd->usage && (has_arg(argc, argv, "-h") || has_arg(argc, argv, "--help"))) {
 		printf("Usage: %sSee printk-index(8).\n", cmd->usage);
 		return EXIT_OK;
 	}

@@ -18,6 +18,7 @@ extern json_writer_t *json_wtr;
 /* Subcommands: argv[0] is the subcommand name; return an exit code. */
 int do_list(int argc, char **argv);
 int do_match(int argc, char **argv);
+int do_match_follow(int argc, char **argv);	/* follow.c */
 int do_diff(int argc, char **argv);
 int do_extract(int argc, char **argv);
 int do_check(int argc, char **argv);
@@ -26,11 +27,22 @@ int do_check(int argc, char **argv);
 void json_begin(void);
 void json_end(void);
 
-/* Shared by list, diff and match: one entry as a JSON object. */
+/* Shared by list, diff, extract and match: one entry as a JSON object. */
 struct pi_entry;
 void pi_json_entry(json_writer_t *w, const struct pi_entry *e);
 
-/* -j, -p, -v after the subcommand name; -1 on a usage error. */
+/*
+ * The options every subcommand takes, -j, -p and -v: their long forms for
+ * a subcommand's struct option array, and common_opt() for the getopt
+ * loop, which sets the globals above and says whether opt was one of them.
+ */
+#define COMMON_LONG_OPTS \
+	{ "json", no_argument, NULL, 'j' }, \
+	{ "pretty", no_argument, NULL, 'p' }, \
+	{ "verbose", no_argument, NULL, 'v' }
+bool common_opt(int opt);
+
+/* Only -j, -p, -v after the subcommand name; -1 on a usage error. */
 int parse_common_opts(int argc, char **argv, const char *usage);
 
 #endif

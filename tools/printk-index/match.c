@@ -24,7 +24,6 @@
 
 #include "cont.h"
 #include "escape.h"
-#include "follow.h"
 #include "index.h"
 #include "logline.h"
 #include "main.h"
@@ -233,9 +232,7 @@ static void print_no_shape(const struct stats *st)
 int do_match(int argc, char **argv)
 {
 	static const struct option opts[] = {
-		{ "json", no_argument, NULL, 'j' },
-		{ "pretty", no_argument, NULL, 'p' },
-		{ "verbose", no_argument, NULL, 'v' },
+		COMMON_LONG_OPTS,
 		{ "index", required_argument, NULL, 'i' },
 		{ "format", required_argument, NULL, 'f' },
 		{ 0 }
@@ -254,16 +251,10 @@ int do_match(int argc, char **argv)
 	struct log_shape shape;
 	int opt, ret = EXIT_ERR, forced = LOG_NKINDS;
 
-	/* --follow reads a live stream: a loop and options of its own */
-	for (opt = 1; opt < argc && strcmp(argv[opt], "--"); opt++)
-		if (!strcmp(argv[opt], "--follow"))
-			return do_match_follow(argc, argv);
-
 	while ((opt = getopt_long(argc, argv, "jpvi:", opts, NULL)) >= 0) {
+		if (common_opt(opt))
+			continue;
 		switch (opt) {
-		case 'j': json_output = true; break;
-		case 'p': json_output = pretty_output = true; break;
-		case 'v': verbose++; break;
 		case 'i': index_src = optarg; break;
 		case 'f':
 			forced = log_kind_by_name(optarg);
