@@ -78,9 +78,10 @@ int kmsg_parse_record(const char *rec, size_t len, struct kmsg_record *out,
 		pi_seterr(err, "kmsg record header is not \"PRI,SEQ,USEC,FLAGS;\"");
 		return -1;
 	}
-	/* one flag character, then optional ",key=value" fields (caller=) */
+	/* one flag character, then optional ",key=value" fields (caller=,
+	 * extended netconsole's ncfrag=), none with a blank */
 	if (p >= semi || (*p != '-' && *p != 'c' && *p != '+') ||
-	    (p + 1 < semi && p[1] != ',')) {
+	    (p + 1 < semi && p[1] != ',') || memchr(p, ' ', semi - p)) {
 		pi_seterr(err, "kmsg record has bad flags '%.*s'", (int)(semi - p), p);
 		return -1;
 	}

@@ -45,8 +45,10 @@ struct kmsg_record {
 /*
  * Parse one record (the bytes of one read(), or a header line followed by
  * its " KEY=VALUE" lines). The unescaped text lives in buf, which the
- * record points into until the next call. Returns 0, or -1 with err set;
- * a malformed dictionary line is skipped, never fatal.
+ * record points into until the next call. Returns 0, or -1 with err set
+ * (err may be NULL); a malformed dictionary line is skipped, never fatal.
+ * The one parser of records: match reads kmsg-shaped log lines with it
+ * too (logline.c).
  */
 int kmsg_parse_record(const char *rec, size_t len, struct kmsg_record *out,
 		      struct sbuf *buf, struct pi_err *err);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <string.h>
 
+#include "kmsg.h"
 #include "logline.h"
 
 static const char *const kind_names[LOG_NKINDS] = {
@@ -283,55 +284,26 @@ static void stamp_and_caller(struct cur *c)
 }
 
 /*
- * "pri,seq,usec,flags[,more...];" - msg_add_ext_text() escapes bytes
- * below ' ', from 127 on, and '\' as \xNN. Extended netconsole adds
- * fields (",ncfrag=0/1200") and may prepend the kernel release.
+ * A /dev/kmsg record on one line (kmsg.h): "pri,seq,usec,flags[,more];".
+ * Extended netconsole may prepend the kernel release
+ * ("6.1.0-13-amd64,6,1,2,-;").
  */
 static int kmsg(struct cur *c, struct log_line *out, struct sbuf *buf)
 {
-	struct cur t = *c;
-	unsigned long long pri;
-	const char *semi, *p;
+	struct kmsg_record rec;
+	const char *comma;
 
-	if (!digits(&t, &pri) || !chr(&t, ',')) {
-		/* "6.1.0-13-amd64,6,1,2,-;": the release, then a record */
-		const char *comma = memchr(c->p, ',', c->end - c->p);
-
+	if (kmsg_parse_record(c->p, c->end - c->p, &rec, buf, NULL)) {
+		comma = memchr(c->p, ',', c->end - c->p);
 		if (!comma || comma - c->p > 64 || !memchr(c->p, '.', comma - c->p) ||
-		    memchr(c->p, ' ', comma - c->p))
-			return 0;
-		t.p = comma + 1;
-		if (!digits(&t, &pri) || !chr(&t, ','))
+		    memchr(c->p, ' ', comma - c->p) ||
+		    kmsg_parse_record(comma + 1, c->end - comma - 1, &rec, buf, NULL))
 			return 0;
 	}
-	if (!digits(&t, NULL) || !chr(&t, ',') || !digits(&t, NULL) || !chr(&t, ','))
-		return 0;
-	if (t.p >= t.end || (*t.p != '-' && *t.p != 'c' && *t.p != '+'))
-		return 0;
-	semi = memchr(t.p, ';', t.end - t.p);
-	if (!semi)
-		return 0;
-	for (p = t.p + 1; p < semi; p++)	/* ",caller=T1" and future fields */
-		if (*p == ' ')
-			return 0;
-	if (p > t.p + 1 && t.p[1] != ',')
-		return 0;
-	out->level = pri & 7;
-	out->facility = (int)((pri >> 3) & 0xffff);
-	sbuf_reset(buf);
-	for (p = semi + 1; p < t.end; p++) {
-		int hi, lo;
-
-		if (*p == '\\' && t.end - p >= 4 && p[1] == 'x' &&
-		    (hi = hex_digit_value(p[2])) >= 0 && (lo = hex_digit_value(p[3])) >= 0) {
-			sbuf_addc(buf, (char)(hi << 4 | lo));
-			p += 3;
-		} else {
-			sbuf_addc(buf, *p);
-		}
-	}
-	out->msg = buf->p ? buf->p : "";
-	out->len = buf->len;
+	out->level = rec.level;
+	out->facility = rec.facility;
+	out->msg = rec.msg;
+	out->len = rec.len;
 	return 1;
 }
 
