@@ -44,12 +44,7 @@ struct chain {
 	uint32_t lit_bytes;	/* literal bytes of all pieces' formats */
 };
 
-struct cover_row;
-
-struct gen_base {
-	const struct pi_entry *e;
-	uint32_t file;			/* its number (file_of[]) */
-};
+struct cover_search;
 
 struct chain_matcher {
 	struct matcher *all;		/* borrowed, built over the index */
@@ -57,57 +52,15 @@ struct chain_matcher {
 	/* the continuation formats, deduplicated, with their entries: the
 	 * search reads them but never runs this matcher (cover.c) */
 	struct matcher cont;
-	int64_t *cont_weight;		/* per cont format: a piece's own score */
-	/* the search's tables for the current line, grown as needed */
-	size_t n, stride;		/* the line's length; n + 2 */
-	uint32_t *cand;			/* the candidate formats */
-	struct cover_row *rows;		/* one per candidate, and the base */
-	size_t rows_cap;
-	int64_t *vals;			/* the rows' per-offset values */
-	size_t vals_cap;
-	int64_t *ends;			/* the three arrays below */
-	int64_t *best;			/* per offset: best covering of the rest */
-	int64_t *tail;			/* the same, after a base */
-	int64_t *fin;			/* after a closed piece: the end only */
-	uint32_t *choice;		/* per offset: the row of its first piece */
-	int32_t *head;			/* per offset: its first visit */
-	size_t pos_cap;
-	uint32_t *visit_row;		/* visits: (row, next visit) */
-	int32_t *visit_next;
-	size_t nvisits, visits_cap;
-	int64_t *at_p;			/* piece_end()'s values at the start */
-	size_t *fold_pos;		/* per row token, see cover.c */
-	int64_t *fold_max;
-	size_t *run_pos, *run_end;
-	size_t tok_cap;
-	uint64_t *span_ends;		/* model_ends(): ends, then starts */
-	struct fmt base_fmt;		/* sizes the base's row */
-	/* each file (and module) of the index numbered once: per entry of
-	 * the index, and per continuation format its files (cover.c) */
-	uint32_t *file_of, nfiles;
-	uint32_t *fmt_file_start, *fmt_files;
-	/* this line's files, as groups: local numbers by stamp */
-	uint32_t *grp_stamp, *grp_local, line_stamp, ngrp, base_grp;
-	uint32_t *row_grp;
-	size_t row_grp_cap;
-	/* per group and offset: the best covering whose first piece, of
-	 * that group's file, starts there, with its coherent score, and
-	 * the row of that piece */
-	int64_t *top;
-	uint32_t *top_row;
-	size_t top_cap;
-	/* the specific continuation formats of each file, and the entries
-	 * of generic formats that can be a base (cover.c) */
-	uint32_t *spec_start, *spec_fmts;
-	struct gen_base *gen;		/* per generic format of all, from */
-	uint32_t *gen_start, ngen;	/* gen[gen_start[k]] */
+	/* the KERN_CONT search's own data: numbered files, candidate
+	 * tables, the current line's tables (cover.c) */
+	struct cover_search *search;
 	char *blank;			/* a line with a blank added */
 	size_t blank_cap;
 	/* copies of the entries whose format ends in a blank (before its
 	 * newline), and their matcher: see stripped_blank() */
 	struct pi_index blank_idx;
 	struct matcher blank_m;
-	unsigned long work;		/* bytes left to validate on this line */
 	/* the second and later lines of formats with embedded newlines,
 	 * which a log shows as lines of their own (dmesg from the syslog
 	 * buffer, journalctl), each with the entry it comes from */

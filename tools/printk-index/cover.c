@@ -14,6 +14,60 @@
  * gets no covering rather than unbounded time. */
 #define CHAIN_WORK_MAX (64UL * CHAIN_LINE_MAX)
 
+struct gen_base {
+	const struct pi_entry *e;
+	uint32_t file;			/* its number (file_of[]) */
+};
+
+/* What only the search uses, behind chain_matcher's pointer (cont.h). */
+struct cover_search {
+	int64_t *cont_weight;		/* per cont format: a piece's own score */
+	/* the tables of the current line, grown as needed */
+	size_t n, stride;		/* the line's length; n + 2 */
+	uint32_t *cand;			/* the candidate formats */
+	struct cover_row *rows;		/* one per candidate, and the base */
+	size_t rows_cap;
+	int64_t *vals;			/* the rows' per-offset values */
+	size_t vals_cap;
+	int64_t *ends;			/* the three arrays below */
+	int64_t *best;			/* per offset: best covering of the rest */
+	int64_t *tail;			/* the same, after a base */
+	int64_t *fin;			/* after a closed piece: the end only */
+	uint32_t *choice;		/* per offset: the row of its first piece */
+	int32_t *head;			/* per offset: its first visit */
+	size_t pos_cap;
+	uint32_t *visit_row;		/* visits: (row, next visit) */
+	int32_t *visit_next;
+	size_t nvisits, visits_cap;
+	int64_t *at_p;			/* piece_end()'s values at the start */
+	size_t *fold_pos;		/* per row token, see cover.c */
+	int64_t *fold_max;
+	size_t *run_pos, *run_end;
+	size_t tok_cap;
+	uint64_t *span_ends;		/* model_ends(): ends, then starts */
+	struct fmt base_fmt;		/* sizes the base's row */
+	/* each file (and module) of the index numbered once: per entry of
+	 * the index, and per continuation format its files (cover.c) */
+	uint32_t *file_of, nfiles;
+	uint32_t *fmt_file_start, *fmt_files;
+	/* this line's files, as groups: local numbers by stamp */
+	uint32_t *grp_stamp, *grp_local, line_stamp, ngrp, base_grp;
+	uint32_t *row_grp;
+	size_t row_grp_cap;
+	/* per group and offset: the best covering whose first piece, of
+	 * that group's file, starts there, with its coherent score, and
+	 * the row of that piece */
+	int64_t *top;
+	uint32_t *top_row;
+	size_t top_cap;
+	/* the specific continuation formats of each file, and the entries
+	 * of generic formats that can be a base (cover.c) */
+	uint32_t *spec_start, *spec_fmts;
+	struct gen_base *gen;		/* per generic format of all, from */
+	uint32_t *gen_start, ngen;	/* gen[gen_start[k]] */
+	unsigned long work;		/* bytes left to validate on this line */
+};
+
 /*
  * The score of a covering in one int64, so that joining coverings is an
  * addition and "better" a comparison:
@@ -83,6 +137,7 @@ static uint64_t place_hash(const struct pi_entry *e)
  */
 static void files_init(struct chain_matcher *c, const struct pi_index *idx)
 {
+	struct cover_search *cs = c->search;
 	const struct matcher *m = &c->cont;
 	size_t cap, i, nslot;
 	uint32_t *slot, k, e, j, nfiles = 0;
@@ -93,7 +148,7 @@ static void files_init(struct chain_matcher *c, const struct pi_index *idx)
 	slot = xcalloc(cap, sizeof(*slot));
 	key = xcalloc(idx->n + 1, sizeof(*key));
 	nslot = cap;
-	c->file_of = xcalloc(idx->n + 1, sizeof(*c->file_of));
+	cs->file_of = xcalloc(idx->n + 1, sizeof(*cs->file_of));
 	for (i = 0; i < idx->n; i++) {
 		const struct pi_entry *en = &idx->v[i];
 		size_t s = place_hash(en) & (nslot - 1);
@@ -106,16 +161,16 @@ static void files_init(struct chain_matcher *c, const struct pi_index *idx)
 			key[nfiles] = en;
 			slot[s] = ++nfiles;
 		}
-		c->file_of[i] = slot[s] - 1;
+		cs->file_of[i] = slot[s] - 1;
 	}
-	c->nfiles = nfiles;
-	c->grp_stamp = xcalloc(nfiles + 1, sizeof(*c->grp_stamp));
-	c->grp_local = xcalloc(nfiles + 1, sizeof(*c->grp_local));
+	cs->nfiles = nfiles;
+	cs->grp_stamp = xcalloc(nfiles + 1, sizeof(*cs->grp_stamp));
+	cs->grp_local = xcalloc(nfiles + 1, sizeof(*cs->grp_local));
 	/* the continuation entries are copies: found by their place again */
-	c->fmt_file_start = xcalloc(m->nfmt + 1, sizeof(*c->fmt_file_start));
-	c->fmt_files = xcalloc(m->idx->n + 1, sizeof(*c->fmt_files));
+	cs->fmt_file_start = xcalloc(m->nfmt + 1, sizeof(*cs->fmt_file_start));
+	cs->fmt_files = xcalloc(m->idx->n + 1, sizeof(*cs->fmt_files));
 	for (k = 0, j = 0; k < m->nfmt; k++) {
-		c->fmt_file_start[k] = j;
+		cs->fmt_file_start[k] = j;
 		for (e = m->ent_start[k]; e < m->ent_start[k + 1]; e++) {
 			const struct pi_entry *en = &m->idx->v[m->ents[e]];
 			size_t s = place_hash(en) & (nslot - 1);
@@ -127,13 +182,13 @@ static void files_init(struct chain_matcher *c, const struct pi_index *idx)
 			if (!slot[s])
 				continue;	/* not a copy of an index entry */
 			f = slot[s] - 1;
-			for (d = c->fmt_file_start[k]; d < j && c->fmt_files[d] != f; d++)
+			for (d = cs->fmt_file_start[k]; d < j && cs->fmt_files[d] != f; d++)
 				;
 			if (d == j)
-				c->fmt_files[j++] = f;
+				cs->fmt_files[j++] = f;
 		}
 	}
-	c->fmt_file_start[m->nfmt] = j;
+	cs->fmt_file_start[m->nfmt] = j;
 	free(slot);
 	free(key);
 }
@@ -144,35 +199,36 @@ static void files_init(struct chain_matcher *c, const struct pi_index *idx)
  * (generic_base()). After files_init(). */
 static void generic_bases_init(struct chain_matcher *c)
 {
+	struct cover_search *cs = c->search;
 	const struct matcher *m = &c->cont, *all = c->all;
 	uint32_t k, e, j, f, nspec = 0;
 
-	c->spec_start = xcalloc(c->nfiles + 2, sizeof(*c->spec_start));
+	cs->spec_start = xcalloc(cs->nfiles + 2, sizeof(*cs->spec_start));
 	for (k = 0; k < m->nfmt; k++)
 		if (!m->fmts[k].generic)
-			for (j = c->fmt_file_start[k]; j < c->fmt_file_start[k + 1]; j++)
-				c->spec_start[c->fmt_files[j] + 2]++, nspec++;
-	for (f = 0; f < c->nfiles; f++)
-		c->spec_start[f + 2] += c->spec_start[f + 1];
-	c->spec_fmts = xcalloc(nspec + 1, sizeof(*c->spec_fmts));
+			for (j = cs->fmt_file_start[k]; j < cs->fmt_file_start[k + 1]; j++)
+				cs->spec_start[cs->fmt_files[j] + 2]++, nspec++;
+	for (f = 0; f < cs->nfiles; f++)
+		cs->spec_start[f + 2] += cs->spec_start[f + 1];
+	cs->spec_fmts = xcalloc(nspec + 1, sizeof(*cs->spec_fmts));
 	for (k = 0; k < m->nfmt; k++)
 		if (!m->fmts[k].generic)
-			for (j = c->fmt_file_start[k]; j < c->fmt_file_start[k + 1]; j++)
-				c->spec_fmts[c->spec_start[c->fmt_files[j] + 1]++] = k;
-	c->gen_start = xcalloc(all->nfmt + 1, sizeof(*c->gen_start));
+			for (j = cs->fmt_file_start[k]; j < cs->fmt_file_start[k + 1]; j++)
+				cs->spec_fmts[cs->spec_start[cs->fmt_files[j] + 1]++] = k;
+	cs->gen_start = xcalloc(all->nfmt + 1, sizeof(*cs->gen_start));
 	for (k = 0; k < all->nfmt; k++) {
-		c->gen_start[k] = c->ngen;
+		cs->gen_start[k] = cs->ngen;
 		if (!all->fmts[k].generic || !all->fmts[k].open_end)
 			continue;
 		for (e = all->ent_start[k]; e < all->ent_start[k + 1]; e++) {
-			f = c->file_of[all->ents[e]];
-			if (c->spec_start[f] == c->spec_start[f + 1])
+			f = cs->file_of[all->ents[e]];
+			if (cs->spec_start[f] == cs->spec_start[f + 1])
 				continue;
-			c->gen = xrealloc(c->gen, (c->ngen + 1) * sizeof(*c->gen));
-			c->gen[c->ngen++] = (struct gen_base){ &all->idx->v[all->ents[e]], f };
+			cs->gen = xrealloc(cs->gen, (cs->ngen + 1) * sizeof(*cs->gen));
+			cs->gen[cs->ngen++] = (struct gen_base){ &all->idx->v[all->ents[e]], f };
 		}
 	}
-	c->gen_start[all->nfmt] = c->ngen;
+	cs->gen_start[all->nfmt] = cs->ngen;
 }
 
 /* 1 when one of format k's entries is in the base's function: pr_cont()
@@ -271,8 +327,8 @@ static bool any_span(const struct fmt_tok *tk)
 
 /* The best covering of msg[q..n) that may follow a piece of row r: any
  * (r->end), or one whose first piece shares a file with r and so scores
- * its coherent bytes too (c->top holds those, see consider()). */
-static int64_t follow_value(const struct chain_matcher *c, const struct cover_row *r,
+ * its coherent bytes too (cs->top holds those, see consider()). */
+static int64_t follow_value(struct cover_search *cs, const struct cover_row *r,
 			    size_t q)
 {
 	int64_t v = r->end[q];
@@ -281,67 +337,67 @@ static int64_t follow_value(const struct chain_matcher *c, const struct cover_ro
 	if (r->into_only)
 		return v;
 	for (g = 0; g < r->ngrp; g++)
-		if (c->top[(size_t)r->grp[g] * c->stride + q] > v)
-			v = c->top[(size_t)r->grp[g] * c->stride + q];
+		if (cs->top[(size_t)r->grp[g] * cs->stride + q] > v)
+			v = cs->top[(size_t)r->grp[g] * cs->stride + q];
 	return v;
 }
 
 /* The same, as row r's values hold it: a piece of the base's file scores
  * its bytes, counted as its end offset here, its start's taken off in
  * consider(). */
-static int64_t end_value(const struct chain_matcher *c, const struct cover_row *r, size_t q)
+static int64_t end_value(struct cover_search *cs, const struct cover_row *r, size_t q)
 {
-	int64_t v = follow_value(c, r, q);
+	int64_t v = follow_value(cs, r, q);
 
 	return v == SCORE_NONE || !r->near ? v : v + (int64_t)q * r->near;
 }
 
 /* The row whose piece at q gives follow_value(c, r, q): choice[q], or the
  * best one of r's files. */
-static uint32_t next_row(const struct chain_matcher *c, const struct cover_row *r, size_t q)
+static uint32_t next_row(struct cover_search *cs, const struct cover_row *r, size_t q)
 {
-	int64_t v = follow_value(c, r, q);
+	int64_t v = follow_value(cs, r, q);
 	uint32_t g;
 
 	if (v == r->end[q] || r->into_only)
-		return c->choice[q];
+		return cs->choice[q];
 	for (g = 0; g < r->ngrp; g++)
-		if (c->top[(size_t)r->grp[g] * c->stride + q] == v)
-			return c->top_row[(size_t)r->grp[g] * c->stride + q];
+		if (cs->top[(size_t)r->grp[g] * cs->stride + q] == v)
+			return cs->top_row[(size_t)r->grp[g] * cs->stride + q];
 	return UINT32_MAX;
 }
 
 /* What follows token t of row r at offset q, q after the token's start. */
-static int64_t after(const struct chain_matcher *c, const struct cover_row *r, uint32_t t,
+static int64_t after(struct cover_search *cs, const struct cover_row *r, uint32_t t,
 		     size_t q)
 {
-	return t + 1 == r->f->ntok ? end_value(c, r, q) : r->v[t * c->stride + q];
+	return t + 1 == r->f->ntok ? end_value(cs, r, q) : r->v[t * cs->stride + q];
 }
 
 /* The same at any q; "here" is its value at the offset p where token t
  * starts, which the caller is working out. */
-static int64_t next_at(const struct chain_matcher *c, const struct cover_row *r, uint32_t t,
+static int64_t next_at(struct cover_search *cs, const struct cover_row *r, uint32_t t,
 		       size_t q, size_t p, int64_t here)
 {
-	return q == p ? here : after(c, r, t, q);
+	return q == p ? here : after(cs, r, t, q);
 }
 
 /* The maximum of after() over offsets q..n, q after the token's start:
  * folded (the sweep only goes down), or counted (piece_end(), after it). */
-static int64_t after_max(const struct chain_matcher *c, struct cover_row *r, uint32_t t,
+static int64_t after_max(struct cover_search *cs, struct cover_row *r, uint32_t t,
 			 size_t q, bool fold)
 {
 	int64_t m = SCORE_NONE, nv;
 	size_t x;
 
 	if (!fold) {
-		for (x = q; x <= c->n; x++)
-			if ((nv = after(c, r, t, x)) > m)
+		for (x = q; x <= cs->n; x++)
+			if ((nv = after(cs, r, t, x)) > m)
 				m = nv;
 		return m;
 	}
 	while (r->fold_pos[t] > q) {
-		nv = after(c, r, t, --r->fold_pos[t]);
+		nv = after(cs, r, t, --r->fold_pos[t]);
 		if (nv > r->fold_max[t])
 			r->fold_max[t] = nv;
 	}
@@ -368,14 +424,14 @@ static inline bool token_may_start(const struct fmt *f, uint32_t t, const char *
 }
 
 /* Can token tk print msg[p..q)? Counts the bytes validated. */
-static bool span_ok(struct chain_matcher *c, const struct fmt_tok *tk, const char *msg,
+static bool span_ok(struct cover_search *cs, const struct fmt_tok *tk, const char *msg,
 		    size_t p, size_t q)
 {
-	if (c->work < q - p + 1) {
-		c->work = 0;
+	if (cs->work < q - p + 1) {
+		cs->work = 0;
 		return false;
 	}
-	c->work -= q - p + 1;
+	cs->work -= q - p + 1;
 	return fmt_tok_accepts_span(tk, msg + p, q - p);
 }
 
@@ -383,11 +439,11 @@ static bool span_ok(struct chain_matcher *c, const struct fmt_tok *tk, const cha
  * length bound, the end of the line, or the first byte it can not print.
  * During the sweep (fold), p only goes down, so the run of class bytes
  * found for the last p is reused: each byte is looked at once. */
-static size_t span_limit(struct chain_matcher *c, struct cover_row *r, uint32_t t,
+static size_t span_limit(struct cover_search *cs, struct cover_row *r, uint32_t t,
 			 const char *msg, size_t p, bool fold)
 {
 	const struct fmt_tok *tk = &r->f->tok[t];
-	size_t n = c->n, hi = tk->max != FMT_INF && n - p > tk->max ? p + tk->max : n, q;
+	size_t n = cs->n, hi = tk->max != FMT_INF && n - p > tk->max ? p + tk->max : n, q;
 
 	if (tk->cls_all)
 		return hi;
@@ -407,35 +463,35 @@ static size_t span_limit(struct chain_matcher *c, struct cover_row *r, uint32_t 
 
 /*
  * The ends of the spans from p that a %p model (TK_ERE) accepts, up to hi:
- * one pass of its NFA from p, as bits (offset - p) of c->span_ends.
+ * one pass of its NFA from p, as bits (offset - p) of cs->span_ends.
  * false when the model has no NFA tables (then span by span).
  */
-static bool model_ends(struct chain_matcher *c, const struct fmt_tok *tk, const char *msg,
+static bool model_ends(struct cover_search *cs, const struct fmt_tok *tk, const char *msg,
 		       size_t p, size_t hi)
 {
 	size_t nw = (hi - p) / 64 + 1;
-	uint64_t *starts = c->span_ends + nw;	/* only p; as long as the ends */
+	uint64_t *starts = cs->span_ends + nw;	/* only p; as long as the ends */
 	unsigned long work = 0;
 
 	if (tk->kind != TK_ERE)
 		return false;
-	memset(c->span_ends, 0, 2 * nw * sizeof(*c->span_ends));
+	memset(cs->span_ends, 0, 2 * nw * sizeof(*cs->span_ends));
 	starts[0] = 1;
 	if (!ere_reach(tk->ere, (const unsigned char *)msg + p, hi - p, starts, hi - p,
-		       c->span_ends, &work))
+		       cs->span_ends, &work))
 		return false;
-	c->work = c->work > work ? c->work - work : 0;
+	cs->work = cs->work > work ? cs->work - work : 0;
 	return true;
 }
 
-/* The next end set in c->span_ends at or after offset q, or SIZE_MAX. */
-static size_t next_end(const struct chain_matcher *c, size_t p, size_t q, size_t hi)
+/* The next end set in cs->span_ends at or after offset q, or SIZE_MAX. */
+static size_t next_end(struct cover_search *cs, size_t p, size_t q, size_t hi)
 {
 	size_t w = (q - p) / 64, last = (hi - p) / 64;
-	uint64_t x = c->span_ends[w] & (~0ULL << ((q - p) % 64));
+	uint64_t x = cs->span_ends[w] & (~0ULL << ((q - p) % 64));
 
 	while (!x && w < last)
-		x = c->span_ends[++w];
+		x = cs->span_ends[++w];
 	if (!x || p + w * 64 + __builtin_ctzll(x) > hi)
 		return SIZE_MAX;
 	return p + w * 64 + __builtin_ctzll(x);
@@ -444,12 +500,12 @@ static size_t next_end(const struct chain_matcher *c, size_t p, size_t q, size_t
 /* The best covering of msg[p..n) that starts with token t of row r, a
  * token that can start at p (token_at()); fold: during the sweep (see
  * after_max()). */
-static int64_t token_value(struct chain_matcher *c, struct cover_row *r, uint32_t t,
+static int64_t token_value(struct cover_search *cs, struct cover_row *r, uint32_t t,
 			   const char *msg, size_t p, int64_t here, bool fold)
 {
 	const struct fmt *f = r->f;
 	const struct fmt_tok *tk = &f->tok[t];
-	size_t n = c->n, q, hi;
+	size_t n = cs->n, q, hi;
 	int64_t v = SCORE_NONE, nv;
 
 	if (tk->kind == TK_LIT) {
@@ -457,7 +513,7 @@ static int64_t token_value(struct chain_matcher *c, struct cover_row *r, uint32_
 
 		if (tk->lit_len > n - p || memcmp(msg + p + 1, lit + 1, tk->lit_len - 1))
 			return SCORE_NONE;
-		return after(c, r, t, p + tk->lit_len);
+		return after(cs, r, t, p + tk->lit_len);
 	}
 	if (tk->min > n - p)
 		return SCORE_NONE;
@@ -465,21 +521,21 @@ static int64_t token_value(struct chain_matcher *c, struct cover_row *r, uint32_
 		q = p + tk->min;
 		if (q == p)
 			v = here, q++;
-		if (q <= n && (nv = after_max(c, r, t, q, fold)) > v)
+		if (q <= n && (nv = after_max(cs, r, t, q, fold)) > v)
 			v = nv;
 		return v;
 	}
-	hi = span_limit(c, r, t, msg, p, fold);
-	if (tk->kind == TK_ERE && model_ends(c, tk, msg, p, hi)) {
-		for (q = p + tk->min; (q = next_end(c, p, q, hi)) != SIZE_MAX; q++)
-			if ((nv = next_at(c, r, t, q, p, here)) > v)
+	hi = span_limit(cs, r, t, msg, p, fold);
+	if (tk->kind == TK_ERE && model_ends(cs, tk, msg, p, hi)) {
+		for (q = p + tk->min; (q = next_end(cs, p, q, hi)) != SIZE_MAX; q++)
+			if ((nv = next_at(cs, r, t, q, p, here)) > v)
 				v = nv;
 		return v;
 	}
-	for (q = p + tk->min; q <= hi && c->work; q++) {
-		c->work--;
-		nv = next_at(c, r, t, q, p, here);
-		if (nv > v && span_ok(c, tk, msg, p, q))
+	for (q = p + tk->min; q <= hi && cs->work; q++) {
+		cs->work--;
+		nv = next_at(cs, r, t, q, p, here);
+		if (nv > v && span_ok(cs, tk, msg, p, q))
 			v = nv;
 	}
 	return v;
@@ -487,12 +543,12 @@ static int64_t token_value(struct chain_matcher *c, struct cover_row *r, uint32_
 
 /* The same for any token: most (row, token, offset) triples stop at the
  * first test, so it is inlined in the loops. */
-static inline int64_t token_at(struct chain_matcher *c, struct cover_row *r, uint32_t t,
+static inline int64_t token_at(struct cover_search *cs, struct cover_row *r, uint32_t t,
 			       const char *msg, size_t p, int64_t here, bool fold)
 {
-	if (!token_may_start(r->f, t, msg, c->n, p))
+	if (!token_may_start(r->f, t, msg, cs->n, p))
 		return SCORE_NONE;
-	return token_value(c, r, t, msg, p, here, fold);
+	return token_value(cs, r, t, msg, p, here, fold);
 }
 
 /*
@@ -500,16 +556,16 @@ static inline int64_t token_at(struct chain_matcher *c, struct cover_row *r, uin
  * not empty, so the row's start at p may not use a covering that ends at
  * p: here, these values leave it out. Returns the start's value.
  */
-static int64_t row_step(struct chain_matcher *c, struct cover_row *r, const char *msg,
+static int64_t row_step(struct cover_search *cs, struct cover_row *r, const char *msg,
 			size_t p)
 {
 	int64_t here = SCORE_NONE;
 	uint32_t t;
 
 	for (t = r->f->ntok; t-- > 0;) {
-		here = token_at(c, r, t, msg, p, here, true);
+		here = token_at(cs, r, t, msg, p, here, true);
 		if (t)
-			r->v[(t - 1) * c->stride + p] = here;
+			r->v[(t - 1) * cs->stride + p] = here;
 	}
 	return here;
 }
@@ -517,17 +573,17 @@ static int64_t row_step(struct chain_matcher *c, struct cover_row *r, const char
 /* Then, with r->end[p] known: the tokens that can end the piece at p
  * without printing anything take it in (pieces starting before p read
  * them). */
-static void row_finish(struct chain_matcher *c, struct cover_row *r, const char *msg,
+static void row_finish(struct cover_search *cs, struct cover_row *r, const char *msg,
 		       size_t p)
 {
 	const struct fmt *f = r->f;
-	int64_t here = end_value(c, r, p);
+	int64_t here = end_value(cs, r, p);
 	uint32_t t;
 
 	for (t = f->ntok; t-- > 1 && !f->rest_min[t];) {
-		int64_t *v = &r->v[(t - 1) * c->stride + p];
+		int64_t *v = &r->v[(t - 1) * cs->stride + p];
 
-		*v = token_at(c, r, t, msg, p, here, true);
+		*v = token_at(cs, r, t, msg, p, here, true);
 		here = *v;
 	}
 }
@@ -535,39 +591,39 @@ static void row_finish(struct chain_matcher *c, struct cover_row *r, const char 
 /* The offset where row r's piece from p ends on the covering the values
  * describe: follow its tokens, each time to the first span whose value is
  * the one the sweep found. */
-static size_t piece_end(struct chain_matcher *c, struct cover_row *r, const char *msg,
+static size_t piece_end(struct cover_search *cs, struct cover_row *r, const char *msg,
 			size_t p)
 {
 	const struct fmt *f = r->f;
-	int64_t *at_p = c->at_p, want, here;
-	size_t n = c->n, x = p, q, hi;
+	int64_t *at_p = cs->at_p, want, here;
+	size_t n = cs->n, x = p, q, hi;
 	uint32_t t;
 
 	at_p[f->ntok] = SCORE_NONE;
 	for (t = f->ntok; t-- > 0;)
-		at_p[t] = token_at(c, r, t, msg, p, at_p[t + 1], false);
+		at_p[t] = token_at(cs, r, t, msg, p, at_p[t + 1], false);
 	want = at_p[0];
 	for (t = 0; t < f->ntok; t++) {
 		const struct fmt_tok *tk = &f->tok[t];
 
 		if (x > n)
 			return SIZE_MAX;	/* no span had the value: work ran out */
-		here = x == p ? at_p[t + 1] : after(c, r, t, x);
+		here = x == p ? at_p[t + 1] : after(cs, r, t, x);
 		if (tk->kind == TK_LIT) {
 			x += tk->lit_len;
 			if (x > n)
 				return SIZE_MAX;
-			want = after(c, r, t, x);
+			want = after(cs, r, t, x);
 			continue;
 		}
-		hi = any_span(tk) ? n : span_limit(c, r, t, msg, x, false);
-		if (!any_span(tk) && model_ends(c, tk, msg, x, hi)) {
-			for (q = x + tk->min; (q = next_end(c, x, q, hi)) != SIZE_MAX; q++)
-				if (next_at(c, r, t, q, x, here) == want)
+		hi = any_span(tk) ? n : span_limit(cs, r, t, msg, x, false);
+		if (!any_span(tk) && model_ends(cs, tk, msg, x, hi)) {
+			for (q = x + tk->min; (q = next_end(cs, x, q, hi)) != SIZE_MAX; q++)
+				if (next_at(cs, r, t, q, x, here) == want)
 					break;
 		} else {
 			for (q = x + tk->min; q <= hi; q++)
-				if (next_at(c, r, t, q, x, here) == want &&
+				if (next_at(cs, r, t, q, x, here) == want &&
 				    (any_span(tk) || fmt_tok_accepts_span(tk, msg + x, q - x)))
 					break;
 		}
@@ -578,73 +634,73 @@ static size_t piece_end(struct chain_matcher *c, struct cover_row *r, const char
 
 /* Grow the per-line tables for nrows rows of at most ntok tokens each
  * (tokens in all) over a line of n bytes. */
-static void cover_start(struct chain_matcher *c, size_t nrows, size_t tokens,
+static void cover_start(struct cover_search *cs, size_t nrows, size_t tokens,
 			uint32_t ntok, size_t n)
 {
 	size_t stride = n + 2, need = tokens * stride, q;
 
-	c->n = n;
-	c->stride = stride;
-	if (c->rows_cap < nrows) {
-		c->rows_cap = nrows;
-		c->rows = xrealloc(c->rows, nrows * sizeof(*c->rows));
+	cs->n = n;
+	cs->stride = stride;
+	if (cs->rows_cap < nrows) {
+		cs->rows_cap = nrows;
+		cs->rows = xrealloc(cs->rows, nrows * sizeof(*cs->rows));
 	}
-	if (c->vals_cap < need) {
-		c->vals_cap = need;
-		c->vals = xrealloc(c->vals, need * sizeof(*c->vals));
+	if (cs->vals_cap < need) {
+		cs->vals_cap = need;
+		cs->vals = xrealloc(cs->vals, need * sizeof(*cs->vals));
 	}
-	if (c->tok_cap < tokens + ntok + 1) {
-		c->tok_cap = tokens + ntok + 1;
-		c->at_p = xrealloc(c->at_p, c->tok_cap * sizeof(*c->at_p));
-		c->fold_pos = xrealloc(c->fold_pos, c->tok_cap * sizeof(*c->fold_pos));
-		c->fold_max = xrealloc(c->fold_max, c->tok_cap * sizeof(*c->fold_max));
-		c->run_pos = xrealloc(c->run_pos, c->tok_cap * sizeof(*c->run_pos));
-		c->run_end = xrealloc(c->run_end, c->tok_cap * sizeof(*c->run_end));
+	if (cs->tok_cap < tokens + ntok + 1) {
+		cs->tok_cap = tokens + ntok + 1;
+		cs->at_p = xrealloc(cs->at_p, cs->tok_cap * sizeof(*cs->at_p));
+		cs->fold_pos = xrealloc(cs->fold_pos, cs->tok_cap * sizeof(*cs->fold_pos));
+		cs->fold_max = xrealloc(cs->fold_max, cs->tok_cap * sizeof(*cs->fold_max));
+		cs->run_pos = xrealloc(cs->run_pos, cs->tok_cap * sizeof(*cs->run_pos));
+		cs->run_end = xrealloc(cs->run_end, cs->tok_cap * sizeof(*cs->run_end));
 	}
-	if (c->pos_cap < stride) {
-		c->pos_cap = stride;
-		c->ends = xrealloc(c->ends, 3 * stride * sizeof(*c->ends));
-		c->choice = xrealloc(c->choice, stride * sizeof(*c->choice));
-		c->span_ends = xrealloc(c->span_ends, 2 * (stride / 64 + 1) * sizeof(*c->span_ends));
-		c->head = xrealloc(c->head, stride * sizeof(*c->head));
+	if (cs->pos_cap < stride) {
+		cs->pos_cap = stride;
+		cs->ends = xrealloc(cs->ends, 3 * stride * sizeof(*cs->ends));
+		cs->choice = xrealloc(cs->choice, stride * sizeof(*cs->choice));
+		cs->span_ends = xrealloc(cs->span_ends, 2 * (stride / 64 + 1) * sizeof(*cs->span_ends));
+		cs->head = xrealloc(cs->head, stride * sizeof(*cs->head));
 	}
-	c->best = c->ends;
-	c->tail = c->best + stride;
-	c->fin = c->tail + stride;
+	cs->best = cs->ends;
+	cs->tail = cs->best + stride;
+	cs->fin = cs->tail + stride;
 	/* a closed format ("...\n") ends the line */
 	for (q = 0; q < stride; q++)
-		c->fin[q] = q == n ? 0 : SCORE_NONE;
-	c->work = CHAIN_WORK_MAX;
+		cs->fin[q] = q == n ? 0 : SCORE_NONE;
+	cs->work = CHAIN_WORK_MAX;
 }
 
 /* Point row r at format f and its share of the tables. */
-static void row_init(struct chain_matcher *c, struct cover_row *r, const struct fmt *f,
+static void row_init(struct cover_search *cs, struct cover_row *r, const struct fmt *f,
 		     uint32_t fmt, size_t *vals, size_t *toks)
 {
 	r->f = f;
 	r->fmt = fmt;
-	r->v = c->vals + *vals;
-	r->fold_pos = c->fold_pos + *toks;
-	r->fold_max = c->fold_max + *toks;
-	r->run_pos = c->run_pos + *toks;
-	r->run_end = c->run_end + *toks;
-	*vals += (f->ntok ? f->ntok - 1 : 0) * c->stride;
+	r->v = cs->vals + *vals;
+	r->fold_pos = cs->fold_pos + *toks;
+	r->fold_max = cs->fold_max + *toks;
+	r->run_pos = cs->run_pos + *toks;
+	r->run_end = cs->run_end + *toks;
+	*vals += (f->ntok ? f->ntok - 1 : 0) * cs->stride;
 	*toks += f->ntok;
-	r->end = f->open_end ? c->best : c->fin;
+	r->end = f->open_end ? cs->best : cs->fin;
 	r->ngrp = 0;
 	r->into_only = false;
 	r->coherent = r->near = 0;
 }
 
 /* Before a sweep over row r: no values yet, nothing folded. */
-static void row_reset(const struct chain_matcher *c, struct cover_row *r)
+static void row_reset(struct cover_search *cs, struct cover_row *r)
 {
 	uint32_t t;
 
 	if (r->f->ntok > 1)
-		memset(r->v, SCORE_FILL, (r->f->ntok - 1) * c->stride * sizeof(*r->v));
+		memset(r->v, SCORE_FILL, (r->f->ntok - 1) * cs->stride * sizeof(*r->v));
 	for (t = 0; t < r->f->ntok; t++) {
-		r->fold_pos[t] = c->n + 1;
+		r->fold_pos[t] = cs->n + 1;
 		r->fold_max[t] = SCORE_NONE;
 		r->run_pos[t] = SIZE_MAX;
 	}
@@ -652,58 +708,58 @@ static void row_reset(const struct chain_matcher *c, struct cover_row *r)
 
 /* This line's group of global file id f, new ones added when add;
  * UINT32_MAX when not there. */
-static uint32_t group_of(struct chain_matcher *c, uint32_t f, bool add)
+static uint32_t group_of(struct cover_search *cs, uint32_t f, bool add)
 {
-	if (c->grp_stamp[f] == c->line_stamp)
-		return c->grp_local[f];
+	if (cs->grp_stamp[f] == cs->line_stamp)
+		return cs->grp_local[f];
 	if (!add)
 		return UINT32_MAX;
-	c->grp_stamp[f] = c->line_stamp;
-	c->grp_local[f] = c->ngrp;
-	return c->ngrp++;
+	cs->grp_stamp[f] = cs->line_stamp;
+	cs->grp_local[f] = cs->ngrp;
+	return cs->ngrp++;
 }
 
 /* The files of the candidate rows' entries, as this line's groups, and
  * each row's (files_init() listed each format's). */
-static void cover_groups(struct chain_matcher *c, size_t nrows)
+static void cover_groups(struct cover_search *cs, size_t nrows)
 {
 	size_t i, nids = 0, used = 0;
 	uint32_t j;
 
-	c->line_stamp++;
-	c->ngrp = 0;
+	cs->line_stamp++;
+	cs->ngrp = 0;
 	for (i = 0; i < nrows; i++)
-		nids += c->fmt_file_start[c->rows[i].fmt + 1] - c->fmt_file_start[c->rows[i].fmt];
-	if (c->row_grp_cap < nids + 1) {
-		c->row_grp_cap = nids + 1;
-		c->row_grp = xrealloc(c->row_grp, c->row_grp_cap * sizeof(*c->row_grp));
+		nids += cs->fmt_file_start[cs->rows[i].fmt + 1] - cs->fmt_file_start[cs->rows[i].fmt];
+	if (cs->row_grp_cap < nids + 1) {
+		cs->row_grp_cap = nids + 1;
+		cs->row_grp = xrealloc(cs->row_grp, cs->row_grp_cap * sizeof(*cs->row_grp));
 	}
 	for (i = 0; i < nrows; i++) {
-		struct cover_row *r = &c->rows[i];
+		struct cover_row *r = &cs->rows[i];
 
-		r->grp = c->row_grp + used;
+		r->grp = cs->row_grp + used;
 		r->ngrp = 0;
-		for (j = c->fmt_file_start[r->fmt]; j < c->fmt_file_start[r->fmt + 1]; j++)
-			r->grp[r->ngrp++] = group_of(c, c->fmt_files[j], true);
+		for (j = cs->fmt_file_start[r->fmt]; j < cs->fmt_file_start[r->fmt + 1]; j++)
+			r->grp[r->ngrp++] = group_of(cs, cs->fmt_files[j], true);
 		used += r->ngrp;
 		/* a closed piece ends the line: it is coherent with the piece
 		 * before it (follow_value() of that one), never with one after */
 		r->into_only = !r->f->open_end;
 	}
-	if (c->top_cap < (size_t)c->ngrp * c->stride) {
-		c->top_cap = (size_t)c->ngrp * c->stride;
-		c->top = xrealloc(c->top, c->top_cap * sizeof(*c->top));
-		c->top_row = xrealloc(c->top_row, c->top_cap * sizeof(*c->top_row));
+	if (cs->top_cap < (size_t)cs->ngrp * cs->stride) {
+		cs->top_cap = (size_t)cs->ngrp * cs->stride;
+		cs->top = xrealloc(cs->top, cs->top_cap * sizeof(*cs->top));
+		cs->top_row = xrealloc(cs->top_row, cs->top_cap * sizeof(*cs->top_row));
 	}
 }
 
 /* Has one of continuation format k's entries the file numbered f? */
-static bool fmt_in_file(const struct chain_matcher *c, uint32_t k, uint32_t f)
+static bool fmt_in_file(struct cover_search *cs, uint32_t k, uint32_t f)
 {
 	uint32_t j;
 
-	for (j = c->fmt_file_start[k]; j < c->fmt_file_start[k + 1]; j++)
-		if (c->fmt_files[j] == f)
+	for (j = cs->fmt_file_start[k]; j < cs->fmt_file_start[k + 1]; j++)
+		if (cs->fmt_files[j] == f)
 			return true;
 	return false;
 }
@@ -715,10 +771,11 @@ static bool fmt_in_file(const struct chain_matcher *c, uint32_t k, uint32_t f)
 static size_t cover_rows(struct chain_matcher *c, const char *msg, size_t n, size_t lo,
 			 const struct fmt *base, const struct pi_entry *only)
 {
+	struct cover_search *cs = c->search;
 	uint64_t have[4];
 	size_t nrows = 0, tokens = 0, vals = 0, toks = 0;
 	uint32_t k, ntok = base ? base->ntok : 0;
-	uint32_t only_file = only ? c->file_of[only - c->all->idx->v] : 0;
+	uint32_t only_file = only ? cs->file_of[only - c->all->idx->v] : 0;
 	int i;
 
 	fmt_bytes(msg + lo, n - lo, have);
@@ -727,24 +784,24 @@ static size_t cover_rows(struct chain_matcher *c, const char *msg, size_t n, siz
 
 		for (i = 0; i < 4 && !(f->need[i] & ~have[i]); i++)
 			;
-		if (i < 4 || f->min_len > n - lo || !f->ntok || (only && !fmt_in_file(c, k, only_file)))
+		if (i < 4 || f->min_len > n - lo || !f->ntok || (only && !fmt_in_file(cs, k, only_file)))
 			continue;
-		c->cand[nrows++] = k;
+		cs->cand[nrows++] = k;
 		tokens += f->ntok;
 		if (f->ntok > ntok)
 			ntok = f->ntok;
 	}
-	cover_start(c, nrows + 1, tokens + ntok, ntok, n);
+	cover_start(cs, nrows + 1, tokens + ntok, ntok, n);
 	for (i = 0; (size_t)i < nrows; i++) {
-		struct cover_row *r = &c->rows[i];
+		struct cover_row *r = &cs->rows[i];
 
-		row_init(c, r, &c->cont.fmts[c->cand[i]], c->cand[i], &vals, &toks);
-		r->weight = c->cont_weight[r->fmt];
+		row_init(cs, r, &c->cont.fmts[cs->cand[i]], cs->cand[i], &vals, &toks);
+		r->weight = cs->cont_weight[r->fmt];
 		r->coherent = (int64_t)r->f->lit_nonspace * SCORE_COHERENT;
 	}
 	if (base)
-		row_init(c, &c->rows[nrows], base, 0, &vals, &toks);
-	cover_groups(c, nrows);
+		row_init(cs, &cs->rows[nrows], base, 0, &vals, &toks);
+	cover_groups(cs, nrows);
 	return nrows;
 }
 
@@ -777,11 +834,12 @@ static bool says_where(const struct fmt *f)
  * that depends on it; true when it changed since the last call. */
 static bool cover_near(struct chain_matcher *c, size_t nrows, const struct pi_entry *base)
 {
+	struct cover_search *cs = c->search;
 	bool changed = false;
 	size_t i;
 
 	for (i = 0; i < nrows; i++) {
-		struct cover_row *r = &c->rows[i];
+		struct cover_row *r = &cs->rows[i];
 		/* a piece without a literal ("%*s") can take any part of any
 		 * text: its bytes would reward cutting */
 		int64_t near = has_literal(r->f) && near_base(c, r->fmt, base) ? SCORE_NEAR : 0;
@@ -793,16 +851,16 @@ static bool cover_near(struct chain_matcher *c, size_t nrows, const struct pi_en
 }
 
 /* Add a visit of row i at offset p. */
-static void visit_at(struct chain_matcher *c, size_t i, size_t p)
+static void visit_at(struct cover_search *cs, size_t i, size_t p)
 {
-	if (c->nvisits == c->visits_cap) {
-		c->visits_cap = 2 * c->visits_cap + 256;
-		c->visit_row = xrealloc(c->visit_row, c->visits_cap * sizeof(*c->visit_row));
-		c->visit_next = xrealloc(c->visit_next, c->visits_cap * sizeof(*c->visit_next));
+	if (cs->nvisits == cs->visits_cap) {
+		cs->visits_cap = 2 * cs->visits_cap + 256;
+		cs->visit_row = xrealloc(cs->visit_row, cs->visits_cap * sizeof(*cs->visit_row));
+		cs->visit_next = xrealloc(cs->visit_next, cs->visits_cap * sizeof(*cs->visit_next));
 	}
-	c->visit_row[c->nvisits] = i;
-	c->visit_next[c->nvisits] = (int32_t)p;
-	c->nvisits++;
+	cs->visit_row[cs->nvisits] = i;
+	cs->visit_next[cs->nvisits] = (int32_t)p;
+	cs->nvisits++;
 }
 
 /*
@@ -813,14 +871,14 @@ static void visit_at(struct chain_matcher *c, size_t i, size_t p)
  * sweep tries it alone at the other offsets); a later one, dense. A row
  * with a literal that does not occur is dead: it can not print a piece.
  */
-static void row_visits(struct chain_matcher *c, size_t i, const char *msg, size_t n,
+static void row_visits(struct cover_search *cs, size_t i, const char *msg, size_t n,
 		       size_t lo)
 {
-	struct cover_row *r = &c->rows[i];
+	struct cover_row *r = &cs->rows[i];
 	const struct fmt *f = r->f;
 	const struct fmt_tok *tk;
 	const char *s, *end = msg + n, *lit;
-	uint64_t *at = c->span_ends, x;	/* free until the sweep */
+	uint64_t *at = cs->span_ends, x;	/* free until the sweep */
 	size_t p, w, nw = n / 64 + 1;
 	uint32_t t;
 
@@ -857,13 +915,13 @@ static void row_visits(struct chain_matcher *c, size_t i, const char *msg, size_
 	}
 	for (w = 0; w < nw; w++)
 		for (x = at[w]; x; x &= x - 1)
-			visit_at(c, i, w * 64 + __builtin_ctzll(x));
+			visit_at(cs, i, w * 64 + __builtin_ctzll(x));
 }
 
 /* Row i's piece from p, of value v before its own score: the best so far
  * at p (ties go to the lowest row, as in format order), and the best of
  * each of its files after a piece of that file (follow_value()). */
-static void consider(struct chain_matcher *c, const struct cover_row *r, uint32_t i,
+static void consider(struct cover_search *cs, const struct cover_row *r, uint32_t i,
 		     int64_t v, size_t p, int64_t *best, uint32_t *choice)
 {
 	uint32_t g;
@@ -880,75 +938,75 @@ static void consider(struct chain_matcher *c, const struct cover_row *r, uint32_
 		return;
 	v += r->coherent;
 	for (g = 0; g < r->ngrp; g++) {
-		size_t at = (size_t)r->grp[g] * c->stride + p;
+		size_t at = (size_t)r->grp[g] * cs->stride + p;
 
-		if (v > c->top[at] || (v == c->top[at] && i < c->top_row[at])) {
-			c->top[at] = v;
-			c->top_row[at] = i;
+		if (v > cs->top[at] || (v == cs->top[at] && i < cs->top_row[at])) {
+			cs->top[at] = v;
+			cs->top_row[at] = i;
 		}
 	}
 }
 
 /* Fill best[lo..n] (and choice[]) from the candidate rows. */
-static void sweep(struct chain_matcher *c, size_t nrows, const char *msg, size_t n, size_t lo)
+static void sweep(struct cover_search *cs, size_t nrows, const char *msg, size_t n, size_t lo)
 {
 	size_t p, i, ndense = 0, nfirst = 0, v_i;
-	uint32_t *dense = c->cand;	/* reused: rows tried everywhere... */
-	uint32_t *first = c->cand + nrows;	/* ...and rows whose first token is */
+	uint32_t *dense = cs->cand;	/* reused: rows tried everywhere... */
+	uint32_t *first = cs->cand + nrows;	/* ...and rows whose first token is */
 	int32_t *next;
 
 	/* the visits by offset, as lists: head[p], then visit_next[] */
-	c->nvisits = 0;
+	cs->nvisits = 0;
 	for (i = 0; i < nrows; i++) {
-		row_visits(c, i, msg, n, lo);
-		if (c->rows[i].dead)
+		row_visits(cs, i, msg, n, lo);
+		if (cs->rows[i].dead)
 			continue;
-		row_reset(c, &c->rows[i]);
-		if (c->rows[i].dense)
+		row_reset(cs, &cs->rows[i]);
+		if (cs->rows[i].dense)
 			dense[ndense++] = i;
-		else if (c->rows[i].first_anywhere)
+		else if (cs->rows[i].first_anywhere)
 			first[nfirst++] = i;
 	}
 	for (p = 0; p <= n; p++)
-		c->head[p] = -1;
-	memset(c->top, SCORE_FILL, (size_t)c->ngrp * c->stride * sizeof(*c->top));
-	memset(c->top_row, 0xff, (size_t)c->ngrp * c->stride * sizeof(*c->top_row));
-	next = c->visit_next;
-	for (v_i = c->nvisits; v_i-- > 0;) {
+		cs->head[p] = -1;
+	memset(cs->top, SCORE_FILL, (size_t)cs->ngrp * cs->stride * sizeof(*cs->top));
+	memset(cs->top_row, 0xff, (size_t)cs->ngrp * cs->stride * sizeof(*cs->top_row));
+	next = cs->visit_next;
+	for (v_i = cs->nvisits; v_i-- > 0;) {
 		p = (size_t)next[v_i];
-		next[v_i] = c->head[p];
-		c->head[p] = (int32_t)v_i;
+		next[v_i] = cs->head[p];
+		cs->head[p] = (int32_t)v_i;
 	}
-	c->best[n + 1] = SCORE_NONE;
-	for (p = n + 1; p-- > lo && c->work;) {
+	cs->best[n + 1] = SCORE_NONE;
+	for (p = n + 1; p-- > lo && cs->work;) {
 		int64_t best = p == n ? 0 : SCORE_NONE;
 		uint32_t choice = UINT32_MAX;
 		int32_t e;
 
-		for (e = c->head[p]; e >= 0; e = next[e]) {
-			struct cover_row *r = &c->rows[c->visit_row[e]];
+		for (e = cs->head[p]; e >= 0; e = next[e]) {
+			struct cover_row *r = &cs->rows[cs->visit_row[e]];
 
-			consider(c, r, c->visit_row[e], row_step(c, r, msg, p), p, &best, &choice);
+			consider(cs, r, cs->visit_row[e], row_step(cs, r, msg, p), p, &best, &choice);
 			r->seen_at = p;
 		}
 		for (i = 0; i < ndense; i++)
-			consider(c, &c->rows[dense[i]], dense[i],
-				 row_step(c, &c->rows[dense[i]], msg, p), p, &best, &choice);
+			consider(cs, &cs->rows[dense[i]], dense[i],
+				 row_step(cs, &cs->rows[dense[i]], msg, p), p, &best, &choice);
 		/* no later token can start here: the first one alone, with
 		 * nothing after it at p */
 		for (i = 0; i < nfirst; i++) {
-			struct cover_row *r = &c->rows[first[i]];
+			struct cover_row *r = &cs->rows[first[i]];
 
 			if (r->seen_at != p)
-				consider(c, r, first[i], token_at(c, r, 0, msg, p, SCORE_NONE, true),
+				consider(cs, r, first[i], token_at(cs, r, 0, msg, p, SCORE_NONE, true),
 					 p, &best, &choice);
 		}
-		c->best[p] = best;
-		c->choice[p] = choice;
-		for (e = c->head[p]; e >= 0; e = next[e])
-			row_finish(c, &c->rows[c->visit_row[e]], msg, p);
+		cs->best[p] = best;
+		cs->choice[p] = choice;
+		for (e = cs->head[p]; e >= 0; e = next[e])
+			row_finish(cs, &cs->rows[cs->visit_row[e]], msg, p);
 		for (i = 0; i < ndense; i++)
-			row_finish(c, &c->rows[dense[i]], msg, p);
+			row_finish(cs, &cs->rows[dense[i]], msg, p);
 	}
 }
 
@@ -958,36 +1016,37 @@ static void sweep(struct chain_matcher *c, size_t nrows, const char *msg, size_t
 static int64_t base_value(struct chain_matcher *c, size_t i, const struct pi_entry *base,
 			  const char *msg, size_t n, size_t lo)
 {
-	struct cover_row *r = &c->rows[i];
+	struct cover_search *cs = c->search;
+	struct cover_row *r = &cs->rows[i];
 	size_t p, v_i;
 	int64_t v;
 
 	for (p = 0; p <= n + 1; p++)
-		c->tail[p] = p >= lo && p < n ? c->best[p] : SCORE_NONE;
-	r->end = c->tail;
+		cs->tail[p] = p >= lo && p < n ? cs->best[p] : SCORE_NONE;
+	r->end = cs->tail;
 	/* the pieces of its own file after it score their coherent bytes */
 	r->into_only = false;
 	r->coherent = r->near = 0;
-	c->base_grp = group_of(c, c->file_of[base - c->all->idx->v], false);
-	r->grp = &c->base_grp;
-	r->ngrp = c->base_grp != UINT32_MAX;
-	row_reset(c, r);
-	c->nvisits = 0;
-	row_visits(c, i, msg, n, 0);
+	cs->base_grp = group_of(cs, cs->file_of[base - c->all->idx->v], false);
+	r->grp = &cs->base_grp;
+	r->ngrp = cs->base_grp != UINT32_MAX;
+	row_reset(cs, r);
+	cs->nvisits = 0;
+	row_visits(cs, i, msg, n, 0);
 	if (r->dense) {
 		for (p = n + 1; p-- > 1;) {
-			row_step(c, r, msg, p);
-			row_finish(c, r, msg, p);
+			row_step(cs, r, msg, p);
+			row_finish(cs, r, msg, p);
 		}
 	} else {
-		for (v_i = c->nvisits; v_i-- > 0;) {
-			if (!(p = (size_t)c->visit_next[v_i]))
+		for (v_i = cs->nvisits; v_i-- > 0;) {
+			if (!(p = (size_t)cs->visit_next[v_i]))
 				continue;
-			row_step(c, r, msg, p);
-			row_finish(c, r, msg, p);
+			row_step(cs, r, msg, p);
+			row_finish(cs, r, msg, p);
 		}
 	}
-	v = row_step(c, r, msg, 0);
+	v = row_step(cs, r, msg, 0);
 	return v == SCORE_NONE ? v : v + r->weight;
 }
 
@@ -995,16 +1054,17 @@ static int64_t base_value(struct chain_matcher *c, size_t i, const struct pi_ent
 static bool collect(struct chain_matcher *c, const struct cover_row *prev, size_t pos,
 		    size_t n, const char *msg, struct chain *out)
 {
+	struct cover_search *cs = c->search;
 	size_t end;
 
 	while (pos < n) {
-		uint32_t next = prev ? next_row(c, prev, pos) : c->choice[pos];
+		uint32_t next = prev ? next_row(cs, prev, pos) : cs->choice[pos];
 		struct cover_row *r;
 
 		if (next == UINT32_MAX || out->n == CHAIN_MAX)
 			return false;
-		r = &c->rows[next];
-		end = piece_end(c, r, msg, pos);
+		r = &cs->rows[next];
+		end = piece_end(cs, r, msg, pos);
 		if (end <= pos || end > n)
 			return false;
 		/* of a format several files print, the one of the piece before */
@@ -1053,15 +1113,16 @@ static bool literals_in(const struct fmt *f, const char *msg, size_t n)
 static const struct pi_entry *generic_base(const struct chain_matcher *c, uint32_t k,
 					   int level, const char *msg, size_t n)
 {
+	struct cover_search *cs = c->search;
 	uint32_t g, j;
 
-	for (g = c->gen_start[k]; g < c->gen_start[k + 1]; g++) {
-		const struct gen_base *gb = &c->gen[g];
+	for (g = cs->gen_start[k]; g < cs->gen_start[k + 1]; g++) {
+		const struct gen_base *gb = &cs->gen[g];
 
 		if (!matcher_level_ok(gb->e, level))
 			continue;
-		for (j = c->spec_start[gb->file]; j < c->spec_start[gb->file + 1]; j++)
-			if (literals_in(&c->cont.fmts[c->spec_fmts[j]], msg, n))
+		for (j = cs->spec_start[gb->file]; j < cs->spec_start[gb->file + 1]; j++)
+			if (literals_in(&c->cont.fmts[cs->spec_fmts[j]], msg, n))
 				return gb->e;
 	}
 	return NULL;
@@ -1099,6 +1160,7 @@ static bool same_place(const struct pi_entry *a, const struct pi_entry *b)
 static bool chain_from_bases(struct chain_matcher *c, const char *msg, size_t n,
 			     int level, bool generic, struct chain *out)
 {
+	struct cover_search *cs = c->search;
 	struct matcher *all = c->all;
 	const struct pi_entry *base, *swept = NULL, *best_base = NULL;
 	int64_t best = SCORE_NONE, v;
@@ -1119,11 +1181,11 @@ static bool chain_from_bases(struct chain_matcher *c, const char *msg, size_t n,
 	if (lo >= n || n > CHAIN_LINE_MAX)
 		return false;
 	/* the largest base's tables stand in for every base's */
-	c->base_fmt.ntok = ntok;
-	c->base_fmt.open_end = true;
+	cs->base_fmt.ntok = ntok;
+	cs->base_fmt.open_end = true;
 	if (!generic) {
-		nrows = cover_rows(c, msg, n, lo, &c->base_fmt, NULL);
-		r = &c->rows[nrows];
+		nrows = cover_rows(c, msg, n, lo, &cs->base_fmt, NULL);
+		r = &cs->rows[nrows];
 	}
 	for (h = 0; h < all->nhits; h++) {
 		uint32_t k = all->hits[h];
@@ -1138,14 +1200,14 @@ static bool chain_from_bases(struct chain_matcher *c, const char *msg, size_t n,
 		/* a generic base says nothing of where it comes from: only
 		 * its own file's continuations may follow it */
 		if (generic && (!swept || !same_place(swept, base))) {
-			nrows = cover_rows(c, msg, n, lo, &c->base_fmt, base);
-			r = &c->rows[nrows];
+			nrows = cover_rows(c, msg, n, lo, &cs->base_fmt, base);
+			r = &cs->rows[nrows];
 			swept = NULL;
 		}
 		/* the scores depend on the base only through its function:
 		 * the tables of the last sweep serve when they do not change */
 		if (cover_near(c, nrows, base) || !swept)
-			sweep(c, nrows, msg, n, lo);
+			sweep(cs, nrows, msg, n, lo);
 		swept = base;
 		r->f = f;
 		r->fmt = k;
@@ -1160,28 +1222,28 @@ static bool chain_from_bases(struct chain_matcher *c, const char *msg, size_t n,
 			best_fmt = k;
 		}
 	}
-	if (!best_base || !c->work)
+	if (!best_base || !cs->work)
 		return false;
 	/* the tables hold the last base file's coverings: redo the best one's */
 	if (!same_place(swept, best_base)) {
 		if (generic) {
-			nrows = cover_rows(c, msg, n, lo, &c->base_fmt, best_base);
-			r = &c->rows[nrows];
+			nrows = cover_rows(c, msg, n, lo, &cs->base_fmt, best_base);
+			r = &cs->rows[nrows];
 		}
 		if (cover_near(c, nrows, best_base) || generic)
-			sweep(c, nrows, msg, n, lo);
+			sweep(cs, nrows, msg, n, lo);
 	}
 	r->f = &all->fmts[best_fmt];
 	r->fmt = best_fmt;
 	base_value(c, nrows, best_base, msg, n, lo);
-	end = piece_end(c, r, msg, 0);
+	end = piece_end(cs, r, msg, 0);
 	out->p[0].e = best_base;
 	out->p[0].off = 0;
 	out->p[0].len = end;
 	out->n = 1;
 	out->others = others - 1;
 	out->lit_bytes = r->f->lit_bytes;
-	if (!c->work || end == 0 || end >= n || !collect(c, r, end, n, msg, out) || !c->work ||
+	if (!cs->work || end == 0 || end >= n || !collect(c, r, end, n, msg, out) || !cs->work ||
 	    (generic && !near_specific(c, out))) {
 		memset(out, 0, sizeof(*out));
 		return false;
@@ -1193,68 +1255,77 @@ static bool chain_from_bases(struct chain_matcher *c, const char *msg, size_t n,
 bool cover_after_base(struct chain_matcher *c, const char *msg, size_t n, int level,
 		      struct chain *out)
 {
+	struct cover_search *cs = c->search;
+
 	return chain_from_bases(c, msg, n, level, false, out) ||
-	       (c->ngen && chain_from_bases(c, msg, n, level, true, out));
+	       (cs->ngen && chain_from_bases(c, msg, n, level, true, out));
 }
 
 void cover_init(struct chain_matcher *c)
 {
+	struct cover_search *cs = xcalloc(1, sizeof(*cs));
 	uint32_t k;
 
-	c->cont_weight = xcalloc(c->cont.nfmt + 1, sizeof(*c->cont_weight));
+	c->search = cs;
+	cs->cont_weight = xcalloc(c->cont.nfmt + 1, sizeof(*cs->cont_weight));
 	for (k = 0; k < c->cont.nfmt; k++) {
 		const struct fmt *f = &c->cont.fmts[k];
 
-		c->cont_weight[k] = score_of(says_where(f) ? f->lit_nonspace : 0, fmt_width(f), 1);
+		cs->cont_weight[k] = score_of(says_where(f) ? f->lit_nonspace : 0, fmt_width(f), 1);
 	}
-	c->cand = xcalloc(2 * (c->cont.nfmt + 1), sizeof(*c->cand));
+	cs->cand = xcalloc(2 * (c->cont.nfmt + 1), sizeof(*cs->cand));
 	files_init(c, c->all->idx);
 	generic_bases_init(c);
 }
 
 void cover_free(struct chain_matcher *c)
 {
-	free(c->cont_weight);
-	free(c->cand);
-	free(c->file_of);
-	free(c->grp_stamp);
-	free(c->grp_local);
-	free(c->fmt_file_start);
-	free(c->fmt_files);
-	free(c->row_grp);
-	free(c->top);
-	free(c->top_row);
-	free(c->spec_start);
-	free(c->spec_fmts);
-	free(c->gen);
-	free(c->gen_start);
-	free(c->rows);
-	free(c->vals);
-	free(c->ends);
-	free(c->choice);
-	free(c->at_p);
-	free(c->fold_pos);
-	free(c->fold_max);
-	free(c->run_pos);
-	free(c->run_end);
-	free(c->span_ends);
-	free(c->head);
-	free(c->visit_row);
-	free(c->visit_next);
+	struct cover_search *cs = c->search;
+
+	free(cs->cont_weight);
+	free(cs->cand);
+	free(cs->file_of);
+	free(cs->grp_stamp);
+	free(cs->grp_local);
+	free(cs->fmt_file_start);
+	free(cs->fmt_files);
+	free(cs->row_grp);
+	free(cs->top);
+	free(cs->top_row);
+	free(cs->spec_start);
+	free(cs->spec_fmts);
+	free(cs->gen);
+	free(cs->gen_start);
+	free(cs->rows);
+	free(cs->vals);
+	free(cs->ends);
+	free(cs->choice);
+	free(cs->at_p);
+	free(cs->fold_pos);
+	free(cs->fold_max);
+	free(cs->run_pos);
+	free(cs->run_end);
+	free(cs->span_ends);
+	free(cs->head);
+	free(cs->visit_row);
+	free(cs->visit_next);
+	free(c->search);
+	c->search = NULL;
 }
 
 bool cover_pieces(struct chain_matcher *c, const char *msg, size_t n, struct chain *out)
 {
+	struct cover_search *cs = c->search;
 	size_t nrows;
 
 	if (n > CHAIN_LINE_MAX)
 		return false;
 	nrows = cover_rows(c, msg, n, 0, NULL, NULL);
 	cover_near(c, nrows, NULL);
-	sweep(c, nrows, msg, n, 0);
+	sweep(cs, nrows, msg, n, 0);
 	/* a sweep stopped by the work bound leaves best[] unfinished */
-	if (!c->work || c->best[0] == SCORE_NONE || !collect(c, NULL, 0, n, msg, out) ||
-	    !c->work) {
+	if (!cs->work || cs->best[0] == SCORE_NONE || !collect(c, NULL, 0, n, msg, out) ||
+	    !cs->work) {
 		memset(out, 0, sizeof(*out));
 		return false;
 	}
