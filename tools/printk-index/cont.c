@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cover.h"
+#include "cont.h"
 
 /*
  * "CPU: vendor_id '%s' unknown, using generic init.\nCPU: Your system may
@@ -57,7 +57,7 @@ void chain_init(struct chain_matcher *c, struct matcher *all)
 		if (idx->v[i].cont)
 			pi_index_push(&c->cont_idx, &idx->v[i]);
 	matcher_build(&c->cont, &c->cont_idx);
-	cover_init(c);
+	c->search = cover_new(all, &c->cont);
 	later_lines_init(c, idx);
 	pi_index_init(&c->blank_idx);
 	for (i = 0; i < idx->n; i++) {
@@ -74,7 +74,7 @@ void chain_init(struct chain_matcher *c, struct matcher *all)
 
 void chain_free(struct chain_matcher *c)
 {
-	cover_free(c);
+	cover_free(c->search);
 	matcher_free(&c->cont);
 	pi_index_free(&c->cont_idx);
 	matcher_free(&c->later);
@@ -103,9 +103,9 @@ bool chain_match(struct chain_matcher *c, const char *msg, size_t n, int level,
 	if (!c->cont_idx.n || !n)
 		return false;
 	if (cont_only)
-		return cover_pieces(c, msg, n, out);
+		return cover_pieces(c->search, msg, n, out);
 	matcher_match(c->all, msg, n, level, &r);
-	return cover_after_base(c, msg, n, level, out);
+	return cover_after_base(c->search, msg, n, level, out);
 }
 
 /*
@@ -178,7 +178,7 @@ void attribute_message(struct chain_matcher *c, const char *msg, size_t n,
 	n = first_line(msg, n);
 	memset(&a->chain, 0, sizeof(a->chain));
 	if (c->cont_idx.n && n)
-		a->chained = cover_after_base(c, msg, n, level, &a->chain);
+		a->chained = cover_after_base(c->search, msg, n, level, &a->chain);
 	if (a->chained)
 		return;
 	/* a whole line of a multi-line format beats a prefix of another */

@@ -27,24 +27,9 @@
 
 #include "index.h"
 #include "json_writer.h"
+#include "cover.h"
 #include "matcher.h"
 
-#define CHAIN_MAX 64
-
-struct chain_piece {
-	const struct pi_entry *e;
-	uint32_t fmt;		/* a continuation piece's format (cover.c) */
-	size_t off, len;	/* the piece's text in the message */
-};
-
-struct chain {
-	size_t n;		/* pieces, the base first */
-	struct chain_piece p[CHAIN_MAX];
-	size_t others;		/* other entries that can be the base */
-	uint32_t lit_bytes;	/* literal bytes of all pieces' formats */
-};
-
-struct cover_search;
 
 struct chain_matcher {
 	struct matcher *all;		/* borrowed, built over the index */

@@ -19,8 +19,10 @@ struct gen_base {
 	uint32_t file;			/* its number (file_of[]) */
 };
 
-/* What only the search uses, behind chain_matcher's pointer (cont.h). */
+/* The search's own data: cover_new() makes it. */
 struct cover_search {
+	struct matcher *all;		/* borrowed: its hits give the bases */
+	const struct matcher *cont;	/* borrowed: the continuation formats */
 	int64_t *cont_weight;		/* per cont format: a piece's own score */
 	/* the tables of the current line, grown as needed */
 	size_t n, stride;		/* the line's length; n + 2 */
@@ -135,10 +137,9 @@ static uint64_t place_hash(const struct pi_entry *e)
  * format the distinct files of its entries, so that a line's search
  * compares numbers, not paths.
  */
-static void files_init(struct chain_matcher *c, const struct pi_index *idx)
+static void files_init(struct cover_search *cs, const struct pi_index *idx)
 {
-	struct cover_search *cs = c->search;
-	const struct matcher *m = &c->cont;
+	const struct matcher *m = cs->cont;
 	size_t cap, i, nslot;
 	uint32_t *slot, k, e, j, nfiles = 0;
 	const struct pi_entry **key;
@@ -197,10 +198,9 @@ static void files_init(struct chain_matcher *c, const struct pi_index *idx)
  * spec_start[file]), and, per generic open format of the index, its
  * entries whose file has some: what lets a generic base in
  * (generic_base()). After files_init(). */
-static void generic_bases_init(struct chain_matcher *c)
+static void generic_bases_init(struct cover_search *cs)
 {
-	struct cover_search *cs = c->search;
-	const struct matcher *m = &c->cont, *all = c->all;
+	const struct matcher *m = cs->cont, *all = cs->all;
 	uint32_t k, e, j, f, nspec = 0;
 
 	cs->spec_start = xcalloc(cs->nfiles + 2, sizeof(*cs->spec_start));
@@ -233,10 +233,10 @@ static void generic_bases_init(struct chain_matcher *c)
 
 /* 1 when one of format k's entries is in the base's function: pr_cont()
  * pieces come from the same code as their base. */
-static uint32_t near_base(const struct chain_matcher *c, uint32_t k,
+static uint32_t near_base(struct cover_search *cs, uint32_t k,
 			  const struct pi_entry *base)
 {
-	const struct matcher *m = &c->cont;
+	const struct matcher *m = cs->cont;
 	uint32_t e;
 
 	if (!base)
@@ -297,7 +297,7 @@ static const struct pi_entry *pick_piece(const struct matcher *m, uint32_t k,
  */
 struct cover_row {
 	const struct fmt *f;
-	uint32_t fmt;		/* in c->cont, or in c->all for a base */
+	uint32_t fmt;		/* in cs->cont, or in cs->all for a base */
 	bool dense;		/* every token tried at every offset */
 	bool first_anywhere;	/* the first token tried at every offset */
 	bool dead;		/* a literal of it does not occur */
@@ -352,7 +352,7 @@ static int64_t end_value(struct cover_search *cs, const struct cover_row *r, siz
 	return v == SCORE_NONE || !r->near ? v : v + (int64_t)q * r->near;
 }
 
-/* The row whose piece at q gives follow_value(c, r, q): choice[q], or the
+/* The row whose piece at q gives follow_value(cs, r, q): choice[q], or the
  * best one of r's files. */
 static uint32_t next_row(struct cover_search *cs, const struct cover_row *r, size_t q)
 {
@@ -768,19 +768,18 @@ static bool fmt_in_file(struct cover_search *cs, uint32_t k, uint32_t f)
  * bytes each of their renderings contains are in it (row_visits() then
  * drops those with a literal that does not occur); with only, those from
  * only's file and module. Sizes the tables. */
-static size_t cover_rows(struct chain_matcher *c, const char *msg, size_t n, size_t lo,
+static size_t cover_rows(struct cover_search *cs, const char *msg, size_t n, size_t lo,
 			 const struct fmt *base, const struct pi_entry *only)
 {
-	struct cover_search *cs = c->search;
 	uint64_t have[4];
 	size_t nrows = 0, tokens = 0, vals = 0, toks = 0;
 	uint32_t k, ntok = base ? base->ntok : 0;
-	uint32_t only_file = only ? cs->file_of[only - c->all->idx->v] : 0;
+	uint32_t only_file = only ? cs->file_of[only - cs->all->idx->v] : 0;
 	int i;
 
 	fmt_bytes(msg + lo, n - lo, have);
-	for (k = 0; k < c->cont.nfmt; k++) {
-		const struct fmt *f = &c->cont.fmts[k];
+	for (k = 0; k < cs->cont->nfmt; k++) {
+		const struct fmt *f = &cs->cont->fmts[k];
 
 		for (i = 0; i < 4 && !(f->need[i] & ~have[i]); i++)
 			;
@@ -795,7 +794,7 @@ static size_t cover_rows(struct chain_matcher *c, const char *msg, size_t n, siz
 	for (i = 0; (size_t)i < nrows; i++) {
 		struct cover_row *r = &cs->rows[i];
 
-		row_init(cs, r, &c->cont.fmts[cs->cand[i]], cs->cand[i], &vals, &toks);
+		row_init(cs, r, &cs->cont->fmts[cs->cand[i]], cs->cand[i], &vals, &toks);
 		r->weight = cs->cont_weight[r->fmt];
 		r->coherent = (int64_t)r->f->lit_nonspace * SCORE_COHERENT;
 	}
@@ -832,9 +831,8 @@ static bool says_where(const struct fmt *f)
 
 /* The rows' nearness to base (NULL: none), the only part of their scores
  * that depends on it; true when it changed since the last call. */
-static bool cover_near(struct chain_matcher *c, size_t nrows, const struct pi_entry *base)
+static bool cover_near(struct cover_search *cs, size_t nrows, const struct pi_entry *base)
 {
-	struct cover_search *cs = c->search;
 	bool changed = false;
 	size_t i;
 
@@ -842,7 +840,7 @@ static bool cover_near(struct chain_matcher *c, size_t nrows, const struct pi_en
 		struct cover_row *r = &cs->rows[i];
 		/* a piece without a literal ("%*s") can take any part of any
 		 * text: its bytes would reward cutting */
-		int64_t near = has_literal(r->f) && near_base(c, r->fmt, base) ? SCORE_NEAR : 0;
+		int64_t near = has_literal(r->f) && near_base(cs, r->fmt, base) ? SCORE_NEAR : 0;
 
 		changed |= near != r->near;
 		r->near = near;
@@ -1013,10 +1011,9 @@ static void sweep(struct cover_search *cs, size_t nrows, const char *msg, size_t
 /* The value of base row i at offset 0: coverings by the base and then
  * pieces, the base not taking the whole line. Its tokens are tried where
  * they can start (row_visits()), its first one at 0 only. */
-static int64_t base_value(struct chain_matcher *c, size_t i, const struct pi_entry *base,
+static int64_t base_value(struct cover_search *cs, size_t i, const struct pi_entry *base,
 			  const char *msg, size_t n, size_t lo)
 {
-	struct cover_search *cs = c->search;
 	struct cover_row *r = &cs->rows[i];
 	size_t p, v_i;
 	int64_t v;
@@ -1027,7 +1024,7 @@ static int64_t base_value(struct chain_matcher *c, size_t i, const struct pi_ent
 	/* the pieces of its own file after it score their coherent bytes */
 	r->into_only = false;
 	r->coherent = r->near = 0;
-	cs->base_grp = group_of(cs, cs->file_of[base - c->all->idx->v], false);
+	cs->base_grp = group_of(cs, cs->file_of[base - cs->all->idx->v], false);
 	r->grp = &cs->base_grp;
 	r->ngrp = cs->base_grp != UINT32_MAX;
 	row_reset(cs, r);
@@ -1051,10 +1048,9 @@ static int64_t base_value(struct chain_matcher *c, size_t i, const struct pi_ent
 }
 
 /* The pieces of the best covering of msg[pos..n), appended to out. */
-static bool collect(struct chain_matcher *c, const struct cover_row *prev, size_t pos,
+static bool collect(struct cover_search *cs, const struct cover_row *prev, size_t pos,
 		    size_t n, const char *msg, struct chain *out)
 {
-	struct cover_search *cs = c->search;
 	size_t end;
 
 	while (pos < n) {
@@ -1068,7 +1064,7 @@ static bool collect(struct chain_matcher *c, const struct cover_row *prev, size_
 		if (end <= pos || end > n)
 			return false;
 		/* of a format several files print, the one of the piece before */
-		out->p[out->n].e = pick_piece(&c->cont, r->fmt, out->n ? out->p[out->n - 1].e : NULL);
+		out->p[out->n].e = pick_piece(cs->cont, r->fmt, out->n ? out->p[out->n - 1].e : NULL);
 		out->p[out->n].fmt = r->fmt;
 		out->p[out->n].off = pos;
 		out->p[out->n].len = end - pos;
@@ -1110,10 +1106,9 @@ static bool literals_in(const struct fmt *f, const char *msg, size_t n)
  * must then use such a piece (chain_from_bases()). generic_bases_init()
  * listed, per format, the entries whose file has any.
  */
-static const struct pi_entry *generic_base(const struct chain_matcher *c, uint32_t k,
+static const struct pi_entry *generic_base(struct cover_search *cs, uint32_t k,
 					   int level, const char *msg, size_t n)
 {
-	struct cover_search *cs = c->search;
 	uint32_t g, j;
 
 	for (g = cs->gen_start[k]; g < cs->gen_start[k + 1]; g++) {
@@ -1122,21 +1117,21 @@ static const struct pi_entry *generic_base(const struct chain_matcher *c, uint32
 		if (!matcher_level_ok(gb->e, level))
 			continue;
 		for (j = cs->spec_start[gb->file]; j < cs->spec_start[gb->file + 1]; j++)
-			if (literals_in(&c->cont.fmts[cs->spec_fmts[j]], msg, n))
+			if (literals_in(&cs->cont->fmts[cs->spec_fmts[j]], msg, n))
 				return gb->e;
 	}
 	return NULL;
 }
 
 /* Does the covering have a specific piece from the base's file? */
-static bool near_specific(const struct chain_matcher *c, const struct chain *ch)
+static bool near_specific(struct cover_search *cs, const struct chain *ch)
 {
 	size_t i;
 
 	for (i = 1; i < ch->n; i++)
 		if (!strcmp(ch->p[i].e->file, ch->p[0].e->file) &&
 		    !strcmp(ch->p[i].e->module, ch->p[0].e->module) &&
-		    !c->cont.fmts[ch->p[i].fmt].generic)
+		    !cs->cont->fmts[ch->p[i].fmt].generic)
 			return true;
 	return false;
 }
@@ -1150,18 +1145,17 @@ static bool same_place(const struct pi_entry *a, const struct pi_entry *b)
 }
 
 /*
- * The base search, on the hits c->all has from matching this very message
+ * The base search, on the hits cs->all has from matching this very message
  * (msg[0..n), n already cut at the newline): attribute_message() has them
  * already, so the full matcher does not run twice. The rows' scores
  * depend on the base's function (near_base()), so the sweep runs again
  * for a base from another function than the last one. generic: the bases are the
  * generic formats (see generic_base()), else the specific ones.
  */
-static bool chain_from_bases(struct chain_matcher *c, const char *msg, size_t n,
+static bool chain_from_bases(struct cover_search *cs, const char *msg, size_t n,
 			     int level, bool generic, struct chain *out)
 {
-	struct cover_search *cs = c->search;
-	struct matcher *all = c->all;
+	struct matcher *all = cs->all;
 	const struct pi_entry *base, *swept = NULL, *best_base = NULL;
 	int64_t best = SCORE_NONE, v;
 	uint32_t h, best_fmt = 0, ntok = 0;
@@ -1184,7 +1178,7 @@ static bool chain_from_bases(struct chain_matcher *c, const char *msg, size_t n,
 	cs->base_fmt.ntok = ntok;
 	cs->base_fmt.open_end = true;
 	if (!generic) {
-		nrows = cover_rows(c, msg, n, lo, &cs->base_fmt, NULL);
+		nrows = cover_rows(cs, msg, n, lo, &cs->base_fmt, NULL);
 		r = &cs->rows[nrows];
 	}
 	for (h = 0; h < all->nhits; h++) {
@@ -1194,25 +1188,25 @@ static bool chain_from_bases(struct chain_matcher *c, const char *msg, size_t n,
 		if (!base_hit(all, h, generic))
 			continue;
 		count = 1;
-		base = generic ? generic_base(c, k, level, msg, n) : matcher_pick_entry(all, k, level, &count);
+		base = generic ? generic_base(cs, k, level, msg, n) : matcher_pick_entry(all, k, level, &count);
 		if (!base)
 			continue;
 		/* a generic base says nothing of where it comes from: only
 		 * its own file's continuations may follow it */
 		if (generic && (!swept || !same_place(swept, base))) {
-			nrows = cover_rows(c, msg, n, lo, &cs->base_fmt, base);
+			nrows = cover_rows(cs, msg, n, lo, &cs->base_fmt, base);
 			r = &cs->rows[nrows];
 			swept = NULL;
 		}
 		/* the scores depend on the base only through its function:
 		 * the tables of the last sweep serve when they do not change */
-		if (cover_near(c, nrows, base) || !swept)
+		if (cover_near(cs, nrows, base) || !swept)
 			sweep(cs, nrows, msg, n, lo);
 		swept = base;
 		r->f = f;
 		r->fmt = k;
 		r->weight = score_of(says_where(f) ? f->lit_nonspace : 0, fmt_width(f), 1);
-		v = base_value(c, nrows, base, msg, n, lo);
+		v = base_value(cs, nrows, base, msg, n, lo);
 		if (v == SCORE_NONE)
 			continue;
 		others += count;
@@ -1227,15 +1221,15 @@ static bool chain_from_bases(struct chain_matcher *c, const char *msg, size_t n,
 	/* the tables hold the last base file's coverings: redo the best one's */
 	if (!same_place(swept, best_base)) {
 		if (generic) {
-			nrows = cover_rows(c, msg, n, lo, &cs->base_fmt, best_base);
+			nrows = cover_rows(cs, msg, n, lo, &cs->base_fmt, best_base);
 			r = &cs->rows[nrows];
 		}
-		if (cover_near(c, nrows, best_base) || generic)
+		if (cover_near(cs, nrows, best_base) || generic)
 			sweep(cs, nrows, msg, n, lo);
 	}
 	r->f = &all->fmts[best_fmt];
 	r->fmt = best_fmt;
-	base_value(c, nrows, best_base, msg, n, lo);
+	base_value(cs, nrows, best_base, msg, n, lo);
 	end = piece_end(cs, r, msg, 0);
 	out->p[0].e = best_base;
 	out->p[0].off = 0;
@@ -1243,8 +1237,8 @@ static bool chain_from_bases(struct chain_matcher *c, const char *msg, size_t n,
 	out->n = 1;
 	out->others = others - 1;
 	out->lit_bytes = r->f->lit_bytes;
-	if (!cs->work || end == 0 || end >= n || !collect(c, r, end, n, msg, out) || !cs->work ||
-	    (generic && !near_specific(c, out))) {
+	if (!cs->work || end == 0 || end >= n || !collect(cs, r, end, n, msg, out) || !cs->work ||
+	    (generic && !near_specific(cs, out))) {
 		memset(out, 0, sizeof(*out));
 		return false;
 	}
@@ -1252,36 +1246,34 @@ static bool chain_from_bases(struct chain_matcher *c, const char *msg, size_t n,
 }
 
 /* Specific bases first; generic ones only when none has a covering. */
-bool cover_after_base(struct chain_matcher *c, const char *msg, size_t n, int level,
+bool cover_after_base(struct cover_search *cs, const char *msg, size_t n, int level,
 		      struct chain *out)
 {
-	struct cover_search *cs = c->search;
-
-	return chain_from_bases(c, msg, n, level, false, out) ||
-	       (cs->ngen && chain_from_bases(c, msg, n, level, true, out));
+	return chain_from_bases(cs, msg, n, level, false, out) ||
+	       (cs->ngen && chain_from_bases(cs, msg, n, level, true, out));
 }
 
-void cover_init(struct chain_matcher *c)
+struct cover_search *cover_new(struct matcher *all, const struct matcher *cont)
 {
 	struct cover_search *cs = xcalloc(1, sizeof(*cs));
 	uint32_t k;
 
-	c->search = cs;
-	cs->cont_weight = xcalloc(c->cont.nfmt + 1, sizeof(*cs->cont_weight));
-	for (k = 0; k < c->cont.nfmt; k++) {
-		const struct fmt *f = &c->cont.fmts[k];
+	cs->all = all;
+	cs->cont = cont;
+	cs->cont_weight = xcalloc(cont->nfmt + 1, sizeof(*cs->cont_weight));
+	for (k = 0; k < cont->nfmt; k++) {
+		const struct fmt *f = &cont->fmts[k];
 
 		cs->cont_weight[k] = score_of(says_where(f) ? f->lit_nonspace : 0, fmt_width(f), 1);
 	}
-	cs->cand = xcalloc(2 * (c->cont.nfmt + 1), sizeof(*cs->cand));
-	files_init(c, c->all->idx);
-	generic_bases_init(c);
+	cs->cand = xcalloc(2 * (cont->nfmt + 1), sizeof(*cs->cand));
+	files_init(cs, all->idx);
+	generic_bases_init(cs);
+	return cs;
 }
 
-void cover_free(struct chain_matcher *c)
+void cover_free(struct cover_search *cs)
 {
-	struct cover_search *cs = c->search;
-
 	free(cs->cont_weight);
 	free(cs->cand);
 	free(cs->file_of);
@@ -1309,22 +1301,20 @@ void cover_free(struct chain_matcher *c)
 	free(cs->head);
 	free(cs->visit_row);
 	free(cs->visit_next);
-	free(c->search);
-	c->search = NULL;
+	free(cs);
 }
 
-bool cover_pieces(struct chain_matcher *c, const char *msg, size_t n, struct chain *out)
+bool cover_pieces(struct cover_search *cs, const char *msg, size_t n, struct chain *out)
 {
-	struct cover_search *cs = c->search;
 	size_t nrows;
 
 	if (n > CHAIN_LINE_MAX)
 		return false;
-	nrows = cover_rows(c, msg, n, 0, NULL, NULL);
-	cover_near(c, nrows, NULL);
+	nrows = cover_rows(cs, msg, n, 0, NULL, NULL);
+	cover_near(cs, nrows, NULL);
 	sweep(cs, nrows, msg, n, 0);
 	/* a sweep stopped by the work bound leaves best[] unfinished */
-	if (!cs->work || cs->best[0] == SCORE_NONE || !collect(c, NULL, 0, n, msg, out) ||
+	if (!cs->work || cs->best[0] == SCORE_NONE || !collect(cs, NULL, 0, n, msg, out) ||
 	    !cs->work) {
 		memset(out, 0, sizeof(*out));
 		return false;
