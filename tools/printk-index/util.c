@@ -83,6 +83,15 @@ size_t grow_cap(size_t cap, size_t first)
 	return cap * 2;
 }
 
+char *xmemdup(const char *s, size_t n)
+{
+	char *p = xmalloc(n + 1);
+
+	memcpy(p, s, n);
+	p[n] = '\0';
+	return p;
+}
+
 void sbuf_reserve(struct sbuf *b, size_t extra)
 {
 	size_t need;

@@ -38,6 +38,8 @@ void *xrealloc(void *p, size_t n);
  * rather than wrapping). */
 size_t grow_cap(size_t cap, size_t first);
 char *xstrdup(const char *s);
+/* s[0..n) and a NUL */
+char *xmemdup(const char *s, size_t n);
 
 /* Growable byte buffer; always NUL-terminated for convenience. */
 struct sbuf {
