@@ -60,6 +60,14 @@ bool ere_reach(const struct ere *re, const unsigned char *s, size_t n,
 	       const uint64_t *starts, size_t lim, uint64_t *ends,
 	       unsigned long *work);
 
+static inline void cls_negate(uint64_t cls[4])
+{
+	int i;
+
+	for (i = 0; i < 4; i++)
+		cls[i] = ~cls[i];
+}
+
 static inline bool cls_has(const uint64_t c[4], unsigned char ch)
 {
 	return c[ch >> 6] >> (ch & 63) & 1;

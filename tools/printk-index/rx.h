@@ -128,11 +128,6 @@ void rx_compile_rule(struct rx_nfa *a, const struct rx *re, enum rx_mode mode);
  * assertions taken as satisfied. */
 uint32_t rx_min_literals(const struct rx_nfa *a);
 
-/*
- * POSIX ERE (glibc regcomp, REG_EXTENDED) of the same language, for the
- * tests' cross-check. -1 when there is no faithful translation (NUL bytes).
- */
-int rx_to_posix(const struct rx *re, struct sbuf *out);
 
 /* ---- literal analysis for prefilters ---- */
 

@@ -90,6 +90,11 @@ static inline int hex_digit_value(char c)
 	return -1;
 }
 
+static inline bool ascii_isalpha(unsigned char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+}
+
 static inline unsigned char ascii_lower(unsigned char c)
 {
 	return c >= 'A' && c <= 'Z' ? c + 32 : c;

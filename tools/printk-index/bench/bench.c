@@ -25,7 +25,7 @@
 #include "../matcher.h"
 #include "../source.h"
 #include "genlog.h"
-#include "../tests/fmt_testlib.h"
+#include "../tests/testlib.h"
 
 static double now(void)
 {

@@ -21,7 +21,7 @@
 #include "../follow.h"
 #include "../fmt.h"
 #include "../source.h"
-#include "../tests/fmt_testlib.h"
+#include "../tests/testlib.h"
 
 static double now(void)
 {

@@ -5,7 +5,7 @@
 
 #include "../fmt.h"
 #include "genlog.h"
-#include "../tests/fmt_testlib.h"
+#include "../tests/testlib.h"
 
 static const char *const unrelated[] = {
 	"systemd[1]: Started Journal Service.",

@@ -12,7 +12,7 @@
 #include "fmt.h"
 #include "index.h"
 #include "matcher.h"
-#include "tests/fmt_testlib.h"
+#include "tests/testlib.h"
 
 /*
  * printk keeps at most LOG_LINE_MAX - 1 bytes of a record's text (6.1:

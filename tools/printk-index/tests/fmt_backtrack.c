@@ -9,7 +9,7 @@
 
 #include "../fmt.h"
 #include "../fmt_impl.h"
-#include "fmt_testlib.h"
+#include "testlib.h"
 
 /* ------------------------------------------------------------------ */
 /* Matching one format                                                 */

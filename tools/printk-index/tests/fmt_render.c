@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "../fmt.h"
-#include "fmt_testlib.h"
+#include "testlib.h"
 
 /* ------------------------------------------------------------------ */
 /* Rendering with sample arguments                                     */

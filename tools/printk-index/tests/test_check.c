@@ -15,6 +15,7 @@
 #include "../matcher.h"
 #include "test.h"
 #include "../source.h"
+#include "testlib.h"
 
 /* ------------------------------------------------------------------ */
 /* parser                                                               */

@@ -11,7 +11,7 @@
 #include "../index.h"
 #include "test.h"
 #include "../source.h"
-#include "fmt_testlib.h"
+#include "testlib.h"
 
 static size_t diffs, compared;
 

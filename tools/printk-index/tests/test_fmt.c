@@ -6,7 +6,7 @@
 #include "../index.h"
 #include "test.h"
 #include "../source.h"
-#include "fmt_testlib.h"
+#include "testlib.h"
 
 #define N FMT_NOMATCH
 #define F FMT_FULL

@@ -1,12 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Format code only the tests, the fuzzers and the benchmarks use, kept out
- * of the installed binary (tests/fmt_backtrack.c, tests/fmt_render.c).
+ * Code only the tests, the fuzzers and the benchmarks use, kept out of the
+ * installed binary (tests/fmt_backtrack.c, tests/fmt_render.c,
+ * tests/rx_posix.c).
  */
-#ifndef PI_FMT_TESTLIB_H
-#define PI_FMT_TESTLIB_H
+#ifndef PI_TESTLIB_H
+#define PI_TESTLIB_H
 
 #include "../fmt.h"
+#include "../rx.h"
 
 /* A backtracking matcher with the same answers (bar its step budget),
  * written apart from fmt_match_line(): the reference the tests and the
@@ -18,5 +20,11 @@ void fmt_render(const struct fmt *f, struct sbuf *out, uint64_t seed);
 
 /* POSIX ERE of the format, for the benchmark's regexec baseline. */
 void fmt_to_posix_ere(const struct fmt *f, struct sbuf *out);
+
+/*
+ * POSIX ERE (glibc regcomp, REG_EXTENDED) of the same language, for the
+ * tests' cross-check. -1 when there is no faithful translation (NUL bytes).
+ */
+int rx_to_posix(const struct rx *re, struct sbuf *out);
 
 #endif
