@@ -1,0 +1,157 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The KERN_CONT search's view of the index (cover_impl.h), built once:
+ * each file (and module) numbered, the continuation formats of each file,
+ * the generic formats that can be a base, and which entry a piece names.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cover_impl.h"
+
+static uint64_t place_hash(const struct pi_entry *e)
+{
+	return fnv1a(fnv1a(FNV_OFFSET, e->file, strlen(e->file)), e->module, strlen(e->module));
+}
+
+/*
+ * A number for each file (and module) of the index, once: file_of[] for
+ * every entry (bases are the index's entries), and for each continuation
+ * format the distinct files of its entries, so that a line's search
+ * compares numbers, not paths.
+ */
+void cover_files_init(struct cover_search *cs, const struct pi_index *idx)
+{
+	const struct matcher *m = cs->cont;
+	size_t cap, i, nslot;
+	uint32_t *slot, k, e, j, nfiles = 0;
+	const struct pi_entry **key;
+
+	for (cap = 16; cap < 2 * idx->n + 2; cap *= 2)
+		;
+	slot = xcalloc(cap, sizeof(*slot));
+	key = xcalloc(idx->n + 1, sizeof(*key));
+	nslot = cap;
+	cs->file_of = xcalloc(idx->n + 1, sizeof(*cs->file_of));
+	for (i = 0; i < idx->n; i++) {
+		const struct pi_entry *en = &idx->v[i];
+		size_t s = place_hash(en) & (nslot - 1);
+
+		/* slots hold id + 1: 0 is free */
+		while (slot[s] && (strcmp(key[slot[s] - 1]->file, en->file) ||
+				   strcmp(key[slot[s] - 1]->module, en->module)))
+			s = (s + 1) & (nslot - 1);
+		if (!slot[s]) {
+			key[nfiles] = en;
+			slot[s] = ++nfiles;
+		}
+		cs->file_of[i] = slot[s] - 1;
+	}
+	cs->nfiles = nfiles;
+	cs->grp_stamp = xcalloc(nfiles + 1, sizeof(*cs->grp_stamp));
+	cs->grp_local = xcalloc(nfiles + 1, sizeof(*cs->grp_local));
+	/* the continuation entries are copies: found by their place again */
+	cs->fmt_file_start = xcalloc(m->nfmt + 1, sizeof(*cs->fmt_file_start));
+	cs->fmt_files = xcalloc(m->idx->n + 1, sizeof(*cs->fmt_files));
+	for (k = 0, j = 0; k < m->nfmt; k++) {
+		cs->fmt_file_start[k] = j;
+		for (e = m->ent_start[k]; e < m->ent_start[k + 1]; e++) {
+			const struct pi_entry *en = &m->idx->v[m->ents[e]];
+			size_t s = place_hash(en) & (nslot - 1);
+			uint32_t f, d;
+
+			while (slot[s] && (strcmp(key[slot[s] - 1]->file, en->file) ||
+					   strcmp(key[slot[s] - 1]->module, en->module)))
+				s = (s + 1) & (nslot - 1);
+			if (!slot[s])
+				continue;	/* not a copy of an index entry */
+			f = slot[s] - 1;
+			for (d = cs->fmt_file_start[k]; d < j && cs->fmt_files[d] != f; d++)
+				;
+			if (d == j)
+				cs->fmt_files[j++] = f;
+		}
+	}
+	cs->fmt_file_start[m->nfmt] = j;
+	free(slot);
+	free(key);
+}
+
+/* The specific continuation formats of each file (spec_fmts from
+ * spec_start[file]), and, per generic open format of the index, its
+ * entries whose file has some: what lets a generic base in
+ * (generic_base()). After cover_files_init(). */
+void cover_generic_bases_init(struct cover_search *cs)
+{
+	const struct matcher *m = cs->cont, *all = cs->all;
+	uint32_t k, e, j, f, nspec = 0;
+
+	cs->spec_start = xcalloc(cs->nfiles + 2, sizeof(*cs->spec_start));
+	for (k = 0; k < m->nfmt; k++)
+		if (!m->fmts[k].generic)
+			for (j = cs->fmt_file_start[k]; j < cs->fmt_file_start[k + 1]; j++)
+				cs->spec_start[cs->fmt_files[j] + 2]++, nspec++;
+	for (f = 0; f < cs->nfiles; f++)
+		cs->spec_start[f + 2] += cs->spec_start[f + 1];
+	cs->spec_fmts = xcalloc(nspec + 1, sizeof(*cs->spec_fmts));
+	for (k = 0; k < m->nfmt; k++)
+		if (!m->fmts[k].generic)
+			for (j = cs->fmt_file_start[k]; j < cs->fmt_file_start[k + 1]; j++)
+				cs->spec_fmts[cs->spec_start[cs->fmt_files[j] + 1]++] = k;
+	cs->gen_start = xcalloc(all->nfmt + 1, sizeof(*cs->gen_start));
+	for (k = 0; k < all->nfmt; k++) {
+		cs->gen_start[k] = cs->ngen;
+		if (!all->fmts[k].generic || !all->fmts[k].open_end)
+			continue;
+		for (e = all->ent_start[k]; e < all->ent_start[k + 1]; e++) {
+			f = cs->file_of[all->ents[e]];
+			if (cs->spec_start[f] == cs->spec_start[f + 1])
+				continue;
+			cs->gen = xrealloc(cs->gen, (cs->ngen + 1) * sizeof(*cs->gen));
+			cs->gen[cs->ngen++] = (struct gen_base){ &all->idx->v[all->ents[e]], f };
+		}
+	}
+	cs->gen_start[all->nfmt] = cs->ngen;
+}
+
+/* 1 when one of format k's entries is in the base's function: pr_cont()
+ * pieces come from the same code as their base. */
+uint32_t cover_near_base(struct cover_search *cs, uint32_t k,
+			 const struct pi_entry *base)
+{
+	const struct matcher *m = cs->cont;
+	uint32_t e;
+
+	if (!base)
+		return 0;
+	for (e = m->ent_start[k]; e < m->ent_start[k + 1]; e++) {
+		const struct pi_entry *ent = &m->idx->v[m->ents[e]];
+
+		if (!strcmp(ent->func, base->func) && !strcmp(ent->file, base->file) &&
+		    !strcmp(ent->module, base->module))
+			return 1;
+	}
+	return 0;
+}
+
+/* A continuation piece's entry: from the file of the piece before it (prev)
+ * if one is, then its module. */
+const struct pi_entry *cover_pick_piece(const struct matcher *m, uint32_t k,
+					const struct pi_entry *prev)
+{
+	const struct pi_entry *pick = NULL;
+	uint32_t e;
+	int rank = -1;
+
+	for (e = m->ent_start[k]; e < m->ent_start[k + 1]; e++) {
+		const struct pi_entry *ent = &m->idx->v[m->ents[e]];
+		bool same_mod = prev && !strcmp(ent->module, prev->module);
+		int r = same_mod && !strcmp(ent->file, prev->file) ? 2 : same_mod;
+
+		if (r > rank) {
+			rank = r;
+			pick = ent;
+		}
+	}
+	return pick;
+}
