@@ -22,6 +22,19 @@ int fmt_model_slot(const struct ere *re);
 /* fmt_tok_accepts_span() on bytes: the matchers' call, in their loops */
 bool fmt_tok_span_ok(const struct fmt_tok *t, const unsigned char *s, size_t n);
 
+/* Has msg[0..n) every byte each rendering of f contains (fmt.need)? */
+static inline bool fmt_needs_met(const struct fmt *f, const char *msg, size_t n)
+{
+	uint64_t have[4];
+	int i;
+
+	fmt_bytes(msg, n, have);
+	for (i = 0; i < 4; i++)
+		if (f->need[i] & ~have[i])
+			return false;
+	return true;
+}
+
 /* Can f print msg[0..n) at all, by its bounds and edge bytes? */
 bool fmt_precheck(const struct fmt *f, const char *msg, size_t n);
 

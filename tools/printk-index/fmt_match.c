@@ -101,13 +101,9 @@ void fmt_bytes(const char *msg, size_t n, uint64_t have[4])
 enum fmt_result fmt_match(const struct fmt *f, const char *msg, size_t n)
 {
 	struct fmt_line l;
-	uint64_t have[4];
-	int i;
 
-	fmt_bytes(msg, n, have);
-	for (i = 0; i < 4; i++)
-		if (f->need[i] & ~have[i])
-			return FMT_NOMATCH;
+	if (!fmt_needs_met(f, msg, n))
+		return FMT_NOMATCH;
 	fmt_line_init(&l, msg, n);
 	return fmt_match_line(f, &l);
 }

@@ -165,14 +165,7 @@ static bool run_match(const struct fmt *f, const char *msg, size_t n, bool prefi
 
 enum fmt_result fmt_match_backtrack(const struct fmt *f, const char *msg, size_t n)
 {
-	uint64_t have[4];
-	int i;
-
-	fmt_bytes(msg, n, have);
-	for (i = 0; i < 4; i++)
-		if (f->need[i] & ~have[i])
-			return FMT_NOMATCH;
-	if (!fmt_precheck(f, msg, n))
+	if (!fmt_needs_met(f, msg, n) || !fmt_precheck(f, msg, n))
 		return FMT_NOMATCH;
 	if (fmt_full_possible(f, msg, n) && run_match(f, msg, n, false))
 		return FMT_FULL;
