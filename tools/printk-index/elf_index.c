@@ -31,8 +31,7 @@ int pi_elf_load_mem(struct pi_index *idx, const char *name, const void *data,
 
 #else
 
-#include <gelf.h>
-#include <libelf.h>
+#include "elf_index_impl.h"
 
 bool pi_elf_supported(void)
 {
@@ -52,44 +51,7 @@ bool pi_elf_supported(void)
 #define MOD_NAME_OFF	24
 #define MOD_NAME_LEN	56	/* MODULE_NAME_LEN on 64-bit */
 
-#define KERN_SOH_ASCII	'\001'
-
-struct sec {
-	GElf_Shdr sh;
-	const char *name;
-	Elf_Scn *scn;
-	const unsigned char *data;	/* NULL until loaded, or NOBITS */
-	size_t size;
-	bool loaded;
-	/* ET_REL: RELA entries against this section, sorted by offset */
-	Elf64_Rela *rel;
-	size_t nrel;
-	bool rel_done;
-};
-
-struct ectx {
-	const char *name;
-	Elf *elf;
-	struct sec *s;
-	size_t ns;
-	bool rel;		/* ET_REL */
-	Elf64_Sym *syms;	/* the symbol table, once needed */
-	size_t nsyms;
-	size_t symtab;		/* its section */
-	size_t last;		/* ET_EXEC: last section an address was in */
-	char where[96];		/* what is being read, as messages name it, or "" */
-	struct pi_err *err;
-};
-
-/* A resolved pointer: offset in a section, or NULL. */
-struct ptr {
-	size_t sec;		/* 0 = NULL pointer */
-	uint64_t off;
-};
-
-static int fail(struct ectx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-static int fail(struct ectx *c, const char *fmt, ...)
+int ei_fail(struct ectx *c, const char *fmt, ...)
 {
 	char what[400];
 	va_list ap;
@@ -101,7 +63,7 @@ static int fail(struct ectx *c, const char *fmt, ...)
 	return -1;
 }
 
-static int load_sec(struct ectx *c, size_t i)
+int ei_load_sec(struct ectx *c, size_t i)
 {
 	struct sec *s = &c->s[i];
 	Elf_Data *d;
@@ -113,10 +75,10 @@ static int load_sec(struct ectx *c, size_t i)
 		return 0;
 	d = elf_getdata(s->scn, NULL);
 	if (!d)
-		return fail(c, "section %s: %s", s->name, elf_errmsg(-1));
+		return ei_fail(c, "section %s: %s", s->name, elf_errmsg(-1));
 	/* one data block per section when reading a file */
 	if (elf_getdata(s->scn, d))
-		return fail(c, "section %s: more than one data block", s->name);
+		return ei_fail(c, "section %s: more than one data block", s->name);
 	s->data = d->d_buf;
 	s->size = d->d_buf ? d->d_size : 0;
 	return 0;
@@ -130,16 +92,16 @@ static int cmp_rela(const void *a, const void *b)
 }
 
 /* The symbol table, section i; an object has at most one. */
-static int load_symtab(struct ectx *c, size_t i)
+int ei_load_symtab(struct ectx *c, size_t i)
 {
 	struct sec *st = &c->s[i];
 
 	if (c->syms)
-		return c->symtab == i ? 0 : fail(c, "section %s: a second symbol table", st->name);
-	if (load_sec(c, i))
+		return c->symtab == i ? 0 : ei_fail(c, "section %s: a second symbol table", st->name);
+	if (ei_load_sec(c, i))
 		return -1;
 	if (st->size % sizeof(Elf64_Sym) || !st->data)
-		return fail(c, "section %s: odd size", st->name);
+		return ei_fail(c, "section %s: odd size", st->name);
 	c->syms = (Elf64_Sym *)st->data;
 	c->nsyms = st->size / sizeof(Elf64_Sym);
 	c->symtab = i;
@@ -147,7 +109,7 @@ static int load_symtab(struct ectx *c, size_t i)
 }
 
 /* ET_REL: collect the RELA relocations that apply to section i. */
-static int load_rels(struct ectx *c, size_t i)
+int ei_load_rels(struct ectx *c, size_t i)
 {
 	struct sec *t = &c->s[i];
 	size_t k, j;
@@ -162,17 +124,17 @@ static int load_rels(struct ectx *c, size_t i)
 		if (r->sh.sh_info != i)
 			continue;
 		if (r->sh.sh_type == SHT_REL)
-			return fail(c, "section %s: REL relocations are not supported", r->name);
+			return ei_fail(c, "section %s: REL relocations are not supported", r->name);
 		if (r->sh.sh_type != SHT_RELA)
 			continue;
 		if (r->sh.sh_link >= c->ns || c->s[r->sh.sh_link].sh.sh_type != SHT_SYMTAB)
-			return fail(c, "section %s: no symbol table", r->name);
-		if (load_symtab(c, r->sh.sh_link))
+			return ei_fail(c, "section %s: no symbol table", r->name);
+		if (ei_load_symtab(c, r->sh.sh_link))
 			return -1;
-		if (load_sec(c, k))
+		if (ei_load_sec(c, k))
 			return -1;
 		if (r->size % sizeof(Elf64_Rela))
-			return fail(c, "section %s: odd size", r->name);
+			return ei_fail(c, "section %s: odd size", r->name);
 		n = r->size / sizeof(Elf64_Rela);
 		if (!n)
 			continue;
@@ -184,7 +146,7 @@ static int load_rels(struct ectx *c, size_t i)
 		qsort(t->rel, t->nrel, sizeof(*t->rel), cmp_rela);
 	for (j = 1; j < t->nrel; j++)
 		if (t->rel[j].r_offset == t->rel[j - 1].r_offset)
-			return fail(c, "section %s: two relocations at offset 0x%llx", t->name,
+			return ei_fail(c, "section %s: two relocations at offset 0x%llx", t->name,
 				    (unsigned long long)t->rel[j].r_offset);
 	return 0;
 }
@@ -204,7 +166,7 @@ static const Elf64_Rela *find_rel(const struct sec *t, uint64_t off)
 	return lo < t->nrel && t->rel[lo].r_offset == off ? &t->rel[lo] : NULL;
 }
 
-static uint64_t get64(const unsigned char *p)
+uint64_t ei_get64(const unsigned char *p)
 {
 	uint64_t v = 0;
 	int i;
@@ -214,13 +176,13 @@ static uint64_t get64(const unsigned char *p)
 	return v;
 }
 
-static uint32_t get32(const unsigned char *p)
+uint32_t ei_get32(const unsigned char *p)
 {
 	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
 }
 
 /* ET_EXEC: the allocated section holding a link-time address. */
-static int addr_to_ptr(struct ectx *c, uint64_t va, struct ptr *out)
+int ei_addr_to_ptr(struct ectx *c, uint64_t va, struct ptr *out)
 {
 	size_t k;
 
@@ -237,21 +199,21 @@ static int addr_to_ptr(struct ectx *c, uint64_t va, struct ptr *out)
 			return 0;
 		}
 	}
-	return fail(c, "pointer 0x%llx is in no section with contents", (unsigned long long)va);
+	return ei_fail(c, "pointer 0x%llx is in no section with contents", (unsigned long long)va);
 }
 
 /* The pointer stored at (sec, off). */
-static int read_ptr(struct ectx *c, size_t sec, uint64_t off, struct ptr *out)
+int ei_read_ptr(struct ectx *c, size_t sec, uint64_t off, struct ptr *out)
 {
 	struct sec *s = &c->s[sec];
 	uint64_t raw;
 
-	if (load_sec(c, sec))
+	if (ei_load_sec(c, sec))
 		return -1;
 	if (!s->data || off > s->size || s->size - off < 8)
-		return fail(c, "pointer at %s+0x%llx is outside the section", s->name,
+		return ei_fail(c, "pointer at %s+0x%llx is outside the section", s->name,
 			    (unsigned long long)off);
-	raw = get64(s->data + off);
+	raw = ei_get64(s->data + off);
 	out->sec = 0;
 	out->off = 0;
 	if (c->rel) {
@@ -259,27 +221,27 @@ static int read_ptr(struct ectx *c, size_t sec, uint64_t off, struct ptr *out)
 		const Elf64_Sym *sym;
 		uint64_t sidx;
 
-		if (load_rels(c, sec))
+		if (ei_load_rels(c, sec))
 			return -1;
 		r = find_rel(s, off);
 		if (!r) {
 			if (raw)
-				return fail(c, "pointer at %s+0x%llx has no relocation", s->name,
+				return ei_fail(c, "pointer at %s+0x%llx has no relocation", s->name,
 					    (unsigned long long)off);
 			return 0;	/* NULL */
 		}
 		if (ELF64_R_TYPE(r->r_info) != R_X86_64_64)
-			return fail(c, "unsupported relocation type %u at %s+0x%llx",
+			return ei_fail(c, "unsupported relocation type %u at %s+0x%llx",
 				    (unsigned)ELF64_R_TYPE(r->r_info), s->name,
 				    (unsigned long long)off);
 		sidx = ELF64_R_SYM(r->r_info);
 		if (sidx >= c->nsyms)
-			return fail(c, "relocation at %s+0x%llx: bad symbol %llu", s->name,
+			return ei_fail(c, "relocation at %s+0x%llx: bad symbol %llu", s->name,
 				    (unsigned long long)off, (unsigned long long)sidx);
 		sym = &c->syms[sidx];
 		if (sym->st_shndx == SHN_UNDEF || sym->st_shndx >= c->ns ||
 		    sym->st_shndx >= SHN_LORESERVE)
-			return fail(c, "relocation at %s+0x%llx: symbol not in a section",
+			return ei_fail(c, "relocation at %s+0x%llx: symbol not in a section",
 				    s->name, (unsigned long long)off);
 		out->sec = sym->st_shndx;
 		out->off = sym->st_value + (uint64_t)r->r_addend;
@@ -287,24 +249,24 @@ static int read_ptr(struct ectx *c, size_t sec, uint64_t off, struct ptr *out)
 	}
 	if (!raw)
 		return 0;
-	return addr_to_ptr(c, raw, out);
+	return ei_addr_to_ptr(c, raw, out);
 }
 
 /* A NUL-terminated string inside its section. */
-static int read_str(struct ectx *c, const struct ptr *p, const char *what, const char **out,
-		    size_t *len)
+int ei_read_str(struct ectx *c, const struct ptr *p, const char *what, const char **out,
+		size_t *len)
 {
 	struct sec *s = &c->s[p->sec];
 	const unsigned char *nul;
 
-	if (load_sec(c, p->sec))
+	if (ei_load_sec(c, p->sec))
 		return -1;
 	if (!s->data || p->off >= s->size)
-		return fail(c, "%s string at %s+0x%llx is outside the section", what, s->name,
+		return ei_fail(c, "%s string at %s+0x%llx is outside the section", what, s->name,
 			    (unsigned long long)p->off);
 	nul = memchr(s->data + p->off, '\0', s->size - p->off);
 	if (!nul)
-		return fail(c, "%s string at %s+0x%llx has no NUL inside its section", what,
+		return ei_fail(c, "%s string at %s+0x%llx has no NUL inside its section", what,
 			    s->name, (unsigned long long)p->off);
 	*out = (const char *)s->data + p->off;
 	if (len)
@@ -312,7 +274,7 @@ static int read_str(struct ectx *c, const struct ptr *p, const char *what, const
 	return 0;
 }
 
-static size_t find_sec(struct ectx *c, const char *name)
+size_t ei_find_sec(struct ectx *c, const char *name)
 {
 	size_t i;
 
@@ -324,12 +286,12 @@ static size_t find_sec(struct ectx *c, const char *name)
 
 static const char *module_name(struct ectx *c, struct pi_index *idx)
 {
-	size_t i = find_sec(c, ".gnu.linkonce.this_module"), n, k;
+	size_t i = ei_find_sec(c, ".gnu.linkonce.this_module"), n, k;
 	const char *base = strrchr(c->name, '/');
 
 	if (!c->rel)
 		return "vmlinux";
-	if (i && !load_sec(c, i) && c->s[i].data && c->s[i].size >= MOD_NAME_OFF + MOD_NAME_LEN) {
+	if (i && !ei_load_sec(c, i) && c->s[i].data && c->s[i].size >= MOD_NAME_OFF + MOD_NAME_LEN) {
 		const char *nm = (const char *)c->s[i].data + MOD_NAME_OFF;
 
 		n = strnlen(nm, MOD_NAME_LEN);
@@ -370,7 +332,7 @@ static size_t parse_prefix(const char *t, int *level, bool *cont)
 
 /* __FILE__ and __func__ are printable tokens; anything else is damage
  * (and could not be written as an index line). */
-static bool token_ok(const char *t)
+bool ei_token_ok(const char *t)
 {
 	if (!*t)
 		return false;
@@ -382,9 +344,9 @@ static bool token_ok(const char *t)
 
 /* Append e with copies of file and func, and of the subsystem prefix
  * sub[0..slen) followed by fmt[0..flen) as its format. */
-static void push_line(struct pi_index *idx, struct pi_entry *e, const char *file,
-		      const char *func, const char *sub, size_t slen, const char *fmt,
-		      size_t flen)
+void ei_push_line(struct pi_index *idx, struct pi_entry *e, const char *file,
+		  const char *func, const char *sub, size_t slen, const char *fmt,
+		  size_t flen)
 {
 	char *buf;
 
@@ -409,34 +371,34 @@ static int read_entry(struct ectx *c, struct pi_index *idx, const char *module,
 	size_t flen, slen = 0, pre;
 	struct pi_entry e = { 0 };
 
-	if (load_sec(c, ep->sec))
+	if (ei_load_sec(c, ep->sec))
 		return -1;
 	if (!s->data || ep->off > s->size || s->size - ep->off < PE_SIZE)
-		return fail(c, "pi_entry at %s+0x%llx is outside its section", s->name,
+		return ei_fail(c, "pi_entry at %s+0x%llx is outside its section", s->name,
 			    (unsigned long long)ep->off);
-	if (read_ptr(c, ep->sec, ep->off + PE_FMT, &pf) ||
-	    read_ptr(c, ep->sec, ep->off + PE_FUNC, &pfunc) ||
-	    read_ptr(c, ep->sec, ep->off + PE_FILE, &pfile) ||
-	    read_ptr(c, ep->sec, ep->off + PE_LEVEL, &plevel) ||
-	    read_ptr(c, ep->sec, ep->off + PE_SUBSYS, &psub))
+	if (ei_read_ptr(c, ep->sec, ep->off + PE_FMT, &pf) ||
+	    ei_read_ptr(c, ep->sec, ep->off + PE_FUNC, &pfunc) ||
+	    ei_read_ptr(c, ep->sec, ep->off + PE_FILE, &pfile) ||
+	    ei_read_ptr(c, ep->sec, ep->off + PE_LEVEL, &plevel) ||
+	    ei_read_ptr(c, ep->sec, ep->off + PE_SUBSYS, &psub))
 		return -1;
 	if (!pf.sec)
 		return 0;	/* not a constant format: no line */
-	if (read_str(c, &pf, "format", &fmt, &flen) ||
-	    (pfunc.sec && read_str(c, &pfunc, "function", &func, NULL)) ||
-	    (pfile.sec && read_str(c, &pfile, "file", &file, NULL)) ||
-	    (psub.sec && read_str(c, &psub, "prefix", &sub, &slen)))
+	if (ei_read_str(c, &pf, "format", &fmt, &flen) ||
+	    (pfunc.sec && ei_read_str(c, &pfunc, "function", &func, NULL)) ||
+	    (pfile.sec && ei_read_str(c, &pfile, "file", &file, NULL)) ||
+	    (psub.sec && ei_read_str(c, &psub, "prefix", &sub, &slen)))
 		return -1;
-	if (!token_ok(file) || !token_ok(func))
-		return fail(c, "pi_entry at %s+0x%llx: file or function name is not a printable word",
+	if (!ei_token_ok(file) || !ei_token_ok(func))
+		return ei_fail(c, "pi_entry at %s+0x%llx: file or function name is not a printable word",
 			    s->name, (unsigned long long)ep->off);
-	e.line = get32(s->data + ep->off + PE_LINE);
+	e.line = ei_get32(s->data + ep->off + PE_LINE);
 	if (e.line > 0x7fffffffU)
-		return fail(c, "pi_entry at %s+0x%llx: line number %u out of range", s->name,
+		return ei_fail(c, "pi_entry at %s+0x%llx: line number %u out of range", s->name,
 			    (unsigned long long)ep->off, e.line);
 	e.level = PI_LEVEL_DEFAULT;
 	if (plevel.sec) {
-		if (read_str(c, &plevel, "level", &lvl, NULL))
+		if (ei_read_str(c, &plevel, "level", &lvl, NULL))
 			return -1;
 		parse_prefix(lvl, &e.level, &e.cont);
 		pre = 0;
@@ -444,334 +406,7 @@ static int read_entry(struct ectx *c, struct pi_index *idx, const char *module,
 		pre = parse_prefix(fmt, &e.level, &e.cont);
 	}
 	e.module = module;
-	push_line(idx, &e, file, func, sub, slen, fmt + pre, flen - pre);
-	return 0;
-}
-
-/*
- * Dynamic debug call sites (pr_debug(), dev_dbg(), netdev_dbg(), their
- * _ratelimited() forms) have no struct pi_entry: the kernel renders their
- * lines from the struct _ddebug descriptors (include/linux/dynamic_debug.h)
- * it has anyway, after the entries, in array order. On a 64-bit kernel,
- * aligned(8):
- *   modname@0 function@8 filename@16 format@24
- *   u32@32: lineno bits 0..17, class_id bits 18..23, flags bits 24..31
- *   u32@36: print_prefix_len bits 0..13, print_kind bits 14..15
- *   and with CONFIG_JUMP_LABEL a 16-byte static key @40.
- */
-#define DD_FUNC		8
-#define DD_FILE		16
-#define DD_FORMAT	24
-#define DD_LINE		32
-#define DD_PRINT	36
-#define DD_MIN_SIZE	40
-#define DD_LINENO_MASK	0x3ffffU
-#define DD_PLEN_MASK	0x3fffU
-#define DD_KIND_SHIFT	14
-#define DD_LEVEL	7	/* KERN_DEBUG, whatever the format says */
-
-/*
- * What the __dynamic_*() function prints before the format, by print_kind.
- * Kind 0 is a site without a line (hex dumps, ibdev_dbg(), DRM, and every
- * site of an object built before print_kind existed); kind 1, pr_debug(),
- * has no prefix.
- */
-static const char *const dd_prefix[4] = {
-	[2] = "%s %s: ",	/* dev_dbg(), as dev_printk() */
-	[3] = "%s %s %s%s: ",	/* netdev_dbg(), as netdev_printk() */
-};
-
-/* The descriptor array: bytes [off, off + size) of section sec. Symbol
- * values in it start at base: an address in vmlinux, 0 in a module. */
-struct dd_array {
-	const char *what;	/* for messages */
-	size_t sec;
-	uint64_t off, size, base, stride;
-};
-
-static size_t find_symtab(struct ectx *c)
-{
-	size_t i;
-
-	for (i = 1; i < c->ns; i++)
-		if (c->s[i].sh.sh_type == SHT_SYMTAB)
-			return i;
-	return 0;
-}
-
-static const char *sym_name(struct ectx *c, const Elf64_Sym *sym)
-{
-	const char *n = elf_strptr(c->elf, c->s[c->symtab].sh.sh_link, sym->st_name);
-
-	return n ? n : "(bad name)";
-}
-
-/*
- * vmlinux has no __dyndbg section: the linker script puts the array
- * between __start___dyndbg and __stop___dyndbg, inside .data. Without
- * symbols (stripped) or without these (no CONFIG_DYNAMIC_DEBUG) there is
- * nothing to read; a->size stays 0.
- */
-static int dd_find_exec(struct ectx *c, struct dd_array *a)
-{
-	const Elf64_Sym *start = NULL, *stop = NULL;
-	size_t st = find_symtab(c), i;
-	struct ptr p;
-
-	if (!st)
-		return 0;
-	if (load_symtab(c, st))
-		return -1;
-	for (i = 1; i < c->nsyms && !(start && stop); i++) {
-		const char *nm = elf_strptr(c->elf, c->s[st].sh.sh_link, c->syms[i].st_name);
-
-		if (!nm)
-			continue;
-		if (!start && !strcmp(nm, "__start___dyndbg"))
-			start = &c->syms[i];
-		else if (!stop && !strcmp(nm, "__stop___dyndbg"))
-			stop = &c->syms[i];
-	}
-	if (!start && !stop)
-		return 0;
-	if (!start || !stop)
-		return fail(c, "%s without %s", start ? "__start___dyndbg" : "__stop___dyndbg",
-			    start ? "__stop___dyndbg" : "__start___dyndbg");
-	if (stop->st_value < start->st_value)
-		return fail(c, "__stop___dyndbg 0x%llx is below __start___dyndbg 0x%llx",
-			    (unsigned long long)stop->st_value,
-			    (unsigned long long)start->st_value);
-	if (stop->st_value == start->st_value)
-		return 0;
-	if (addr_to_ptr(c, start->st_value, &p))
-		return fail(c, "__start___dyndbg 0x%llx is in no section with contents",
-			    (unsigned long long)start->st_value);
-	a->what = "[__start___dyndbg, __stop___dyndbg)";
-	a->sec = p.sec;
-	a->off = p.off;
-	a->size = stop->st_value - start->st_value;
-	a->base = start->st_value;
-	return 0;
-}
-
-/* A module: the __dyndbg section, its pointers relocated like those of
- * .printk_index. */
-static int dd_find_rel(struct ectx *c, struct dd_array *a)
-{
-	size_t i = find_sec(c, "__dyndbg");
-
-	if (!i || !c->s[i].sh.sh_size)
-		return 0;
-	if (c->s[i].sh.sh_type != SHT_PROGBITS)
-		return fail(c, "__dyndbg has no contents");
-	if (load_sec(c, i))
-		return -1;
-	a->what = "__dyndbg";
-	a->sec = i;
-	a->off = 0;
-	a->size = c->s[i].size;
-	a->base = 0;
-	return 0;
-}
-
-/*
- * A module stripped of its local symbols (strip --strip-unneeded) has lost
- * the descriptors' symbols but kept the relocations that fill their
- * pointers: modname, function, filename and format (+0, +8, +16, +24) of
- * every descriptor are relocated, and nothing after them is - the bit
- * fields are numbers, and the static key of CONFIG_JUMP_LABEL is
- * initialised with constants (STATIC_KEY_INIT_{TRUE,FALSE}: .enabled and
- * .type; only the __jump_table refers to it, from its own section). So the
- * second descriptor starts at the first relocated offset from 32 on, and a
- * single descriptor fills the section. The size must be a struct _ddebug
- * (at least 40 bytes, a multiple of 8), tile the section, and account for
- * every relocation.
- */
-static const char *const dd_ptr_name[4] = { "modname", "function", "filename", "format" };
-
-static int dd_stride_rel(struct ectx *c, struct dd_array *a)
-{
-	struct sec *s = &c->s[a->sec];
-	uint64_t stride = a->size, n;
-	size_t j;
-
-	if (load_rels(c, a->sec))
-		return -1;
-	if (!s->nrel)
-		return fail(c, "%s: %llu bytes of descriptors but neither a descriptor symbol nor a relocation to take their size from",
-			    a->what, (unsigned long long)a->size);
-	for (j = 0; j < s->nrel; j++)
-		if (s->rel[j].r_offset >= DD_LINE) {
-			stride = s->rel[j].r_offset;
-			break;
-		}
-	if (stride < DD_MIN_SIZE || stride % 8)
-		return fail(c, "%s (no descriptor symbol): the relocations give a descriptor size of %llu bytes, which cannot be a struct _ddebug (at least %d bytes, a multiple of 8)",
-			    a->what, (unsigned long long)stride, DD_MIN_SIZE);
-	if (a->size % stride)
-		return fail(c, "%s (no descriptor symbol): size %llu is not a multiple of the descriptor size %llu the relocations give",
-			    a->what, (unsigned long long)a->size, (unsigned long long)stride);
-	n = a->size / stride;
-	for (j = 0; j < s->nrel || j / 4 < n; j++) {
-		uint64_t want = j / 4 * stride + j % 4 * 8;
-
-		if (j / 4 < n && (j >= s->nrel || s->rel[j].r_offset > want))
-			return fail(c, "%s (no descriptor symbol): no relocation for the %s pointer at 0x%llx of the %llu-byte descriptors the relocations give",
-				    a->what, dd_ptr_name[j % 4], (unsigned long long)want,
-				    (unsigned long long)stride);
-		if (j / 4 >= n || s->rel[j].r_offset < want)
-			return fail(c, "%s (no descriptor symbol): a relocation at 0x%llx, not on a pointer of the %llu-byte descriptors the relocations give",
-				    a->what, (unsigned long long)s->rel[j].r_offset,
-				    (unsigned long long)stride);
-	}
-	a->stride = stride;
-	return 0;
-}
-
-/*
- * sizeof(struct _ddebug) depends on the configuration (40 bytes, 56 with
- * CONFIG_JUMP_LABEL), so take it from the ELF rather than guess: every
- * descriptor is a static object of its own (__UNIQUE_ID_ddebug<N>,
- * descriptor, ...), as large as the struct. They must agree, start at a
- * multiple of that size, and tile the array. A module without them
- * (stripped) has its relocations to tell the size.
- */
-static int dd_stride(struct ectx *c, struct dd_array *a)
-{
-	const char *sname = c->s[a->sec].name;
-	const Elf64_Sym *first = NULL;
-	size_t i, st;
-
-	if (!c->syms) {
-		st = find_symtab(c);
-		if (!st && c->rel)
-			return dd_stride_rel(c, a);
-		if (!st)
-			return fail(c, "%s: %llu bytes of descriptors but no symbol table to take their size from",
-				    a->what, (unsigned long long)a->size);
-		if (load_symtab(c, st))
-			return -1;
-	}
-	for (i = 1; i < c->nsyms; i++) {
-		const Elf64_Sym *sym = &c->syms[i];
-		uint64_t at;
-
-		if (ELF64_ST_TYPE(sym->st_info) != STT_OBJECT || sym->st_shndx != a->sec ||
-		    sym->st_value < a->base || sym->st_value - a->base >= a->size)
-			continue;
-		at = sym->st_value - a->base;
-		if (!first) {
-			first = sym;
-			if (sym->st_size < DD_MIN_SIZE || sym->st_size % 8)
-				return fail(c, "descriptor %s at %s+0x%llx: size %llu cannot be a struct _ddebug (at least %d bytes, a multiple of 8)",
-					    sym_name(c, sym), sname,
-					    (unsigned long long)(a->off + at),
-					    (unsigned long long)sym->st_size, DD_MIN_SIZE);
-		} else if (sym->st_size != first->st_size) {
-			return fail(c, "descriptors %s and %s in %s differ in size (%llu and %llu bytes)",
-				    sym_name(c, first), sym_name(c, sym), a->what,
-				    (unsigned long long)first->st_size,
-				    (unsigned long long)sym->st_size);
-		}
-		if (at % first->st_size)
-			return fail(c, "descriptor %s at %s+0x%llx is not a whole number of %llu-byte descriptors into %s",
-				    sym_name(c, sym), sname, (unsigned long long)(a->off + at),
-				    (unsigned long long)first->st_size, a->what);
-	}
-	if (!first && c->rel)
-		return dd_stride_rel(c, a);
-	if (!first)
-		return fail(c, "%s: %llu bytes of descriptors but no descriptor symbol to take their size from (local symbols stripped?)",
-			    a->what, (unsigned long long)a->size);
-	if (a->size % first->st_size)
-		return fail(c, "%s: size %llu is not a multiple of the descriptor size %llu",
-			    a->what, (unsigned long long)a->size,
-			    (unsigned long long)first->st_size);
-	a->stride = first->st_size;
-	return 0;
-}
-
-/* The line of the descriptor at (sec, off), which lies inside the data;
- * errors name the descriptor (read_ddebug()). */
-static int read_ddebug_line(struct ectx *c, struct pi_index *idx, const char *module,
-			    size_t sec, uint64_t off)
-{
-	struct sec *s = &c->s[sec];
-	uint32_t print = get32(s->data + off + DD_PRINT);
-	unsigned int kind = print >> DD_KIND_SHIFT & 3, plen = print & DD_PLEN_MASK;
-	const char *fmt, *func = "(null)", *file = "(null)", *sub = dd_prefix[kind];
-	struct ptr pf, pfunc, pfile;
-	struct pi_entry e = { 0 };
-	size_t flen;
-
-	if (!kind)
-		return 0;
-	if (read_ptr(c, sec, off + DD_FUNC, &pfunc) ||
-	    read_ptr(c, sec, off + DD_FILE, &pfile) ||
-	    read_ptr(c, sec, off + DD_FORMAT, &pf))
-		return -1;
-	if (!pf.sec)
-		return fail(c, "NULL format");
-	/*
-	 * format is fmt inside the pr_fmt(fmt) literal, as the control file
-	 * shows it; what is printed starts print_prefix_len bytes earlier.
-	 */
-	if (pf.off < plen)
-		return fail(c, "print_prefix_len %u reaches before %s+0", plen,
-			    c->s[pf.sec].name);
-	pf.off -= plen;
-	if (read_str(c, &pf, "format", &fmt, &flen) ||
-	    (pfunc.sec && read_str(c, &pfunc, "function", &func, NULL)) ||
-	    (pfile.sec && read_str(c, &pfile, "file", &file, NULL)))
-		return -1;
-	if (flen < plen)
-		return fail(c, "the %u bytes of print_prefix_len before the format hold a NUL",
-			    plen);
-	if (!token_ok(file) || !token_ok(func))
-		return fail(c, "file or function name is not a printable word");
-	e.module = module;
-	e.level = DD_LEVEL;
-	e.line = get32(s->data + off + DD_LINE) & DD_LINENO_MASK;
-	push_line(idx, &e, file, func, sub, sub ? strlen(sub) : 0, fmt, flen);
-	return 0;
-}
-
-/* read_ddebug_line(), with every error message saying which descriptor. */
-static int read_ddebug(struct ectx *c, struct pi_index *idx, const char *module,
-		       size_t sec, uint64_t off)
-{
-	int ret;
-
-	snprintf(c->where, sizeof(c->where), "descriptor at %s+0x%llx: ",
-		 c->s[sec].name, (unsigned long long)off);
-	ret = read_ddebug_line(c, idx, module, sec, off);
-	c->where[0] = '\0';
-	return ret;
-}
-
-/* The lines of the object's dynamic debug call sites, if it has any. */
-static int read_ddebugs(struct ectx *c, struct pi_index *idx, const char *module)
-{
-	struct dd_array a = { 0 };
-	struct sec *s;
-	uint64_t k;
-
-	if (c->rel ? dd_find_rel(c, &a) : dd_find_exec(c, &a))
-		return -1;
-	if (!a.size)
-		return 0;
-	s = &c->s[a.sec];
-	if (load_sec(c, a.sec))
-		return -1;
-	if (!s->data || a.off > s->size || s->size - a.off < a.size)
-		return fail(c, "%s: %llu bytes at %s+0x%llx run past the end of the section",
-			    a.what, (unsigned long long)a.size, s->name,
-			    (unsigned long long)a.off);
-	if (dd_stride(c, &a))
-		return -1;
-	for (k = 0; k < a.size; k += a.stride)
-		if (read_ddebug(c, idx, module, a.sec, a.off + k))
-			return -1;
+	ei_push_line(idx, &e, file, func, sub, slen, fmt + pre, flen - pre);
 	return 0;
 }
 
@@ -781,18 +416,18 @@ static int read_entries(struct ectx *c, struct pi_index *idx, const char *module
 	size_t i;
 
 	if (c->s[pidx].sh.sh_type != SHT_PROGBITS)
-		return fail(c, ".printk_index has no contents");
-	if (load_sec(c, pidx))
+		return ei_fail(c, ".printk_index has no contents");
+	if (ei_load_sec(c, pidx))
 		return -1;
 	if (c->s[pidx].size % 8)
-		return fail(c, ".printk_index: size %zu is not a multiple of 8", c->s[pidx].size);
+		return ei_fail(c, ".printk_index: size %zu is not a multiple of 8", c->s[pidx].size);
 	for (i = 0; i < c->s[pidx].size; i += 8) {
 		struct ptr ep;
 
-		if (read_ptr(c, pidx, i, &ep))
+		if (ei_read_ptr(c, pidx, i, &ep))
 			return -1;
 		if (!ep.sec)
-			return fail(c, ".printk_index+0x%zx: NULL entry pointer", i);
+			return ei_fail(c, ".printk_index+0x%zx: NULL entry pointer", i);
 		if (read_entry(c, idx, module, &ep))
 			return -1;
 	}
@@ -807,52 +442,52 @@ static int load_elf(struct ectx *c, struct pi_index *idx, const char **modp)
 	Elf_Scn *scn = NULL;
 
 	if (elf_kind(c->elf) != ELF_K_ELF)
-		return fail(c, "not an ELF object");
+		return ei_fail(c, "not an ELF object");
 	ident = elf_getident(c->elf, &n);
 	if (!ident || n < EI_NIDENT)
-		return fail(c, "truncated ELF header");
+		return ei_fail(c, "truncated ELF header");
 	if (!gelf_getehdr(c->elf, &eh))
-		return fail(c, "bad ELF header: %s", elf_errmsg(-1));
+		return ei_fail(c, "bad ELF header: %s", elf_errmsg(-1));
 	if (ident[EI_CLASS] != ELFCLASS64 || ident[EI_DATA] != ELFDATA2LSB ||
 	    eh.e_machine != EM_X86_64)
-		return fail(c, "unsupported machine (%s %s, e_machine %u): only 64-bit little-endian x86_64",
+		return ei_fail(c, "unsupported machine (%s %s, e_machine %u): only 64-bit little-endian x86_64",
 			    ident[EI_CLASS] == ELFCLASS64 ? "ELF64" :
 			    ident[EI_CLASS] == ELFCLASS32 ? "ELF32" : "ELF?",
 			    ident[EI_DATA] == ELFDATA2LSB ? "LSB" : "MSB",
 			    (unsigned)eh.e_machine);
 	if (eh.e_type != ET_EXEC && eh.e_type != ET_REL)
-		return fail(c, "neither vmlinux (ET_EXEC) nor a module (ET_REL): e_type %u",
+		return ei_fail(c, "neither vmlinux (ET_EXEC) nor a module (ET_REL): e_type %u",
 			    (unsigned)eh.e_type);
 	c->rel = eh.e_type == ET_REL;
 	if (elf_getshdrnum(c->elf, &c->ns) || elf_getshdrstrndx(c->elf, &shstrndx))
-		return fail(c, "bad section headers: %s", elf_errmsg(-1));
+		return ei_fail(c, "bad section headers: %s", elf_errmsg(-1));
 	if (!c->ns)
-		return fail(c, "no section headers (stripped?)");
+		return ei_fail(c, "no section headers (stripped?)");
 	c->s = xcalloc(c->ns, sizeof(*c->s));
 	while ((scn = elf_nextscn(c->elf, scn))) {
 		i = elf_ndxscn(scn);
 		if (i >= c->ns)
-			return fail(c, "bad section index %zu", i);
+			return ei_fail(c, "bad section index %zu", i);
 		if (!gelf_getshdr(scn, &c->s[i].sh))
-			return fail(c, "bad section header %zu: %s", i, elf_errmsg(-1));
+			return ei_fail(c, "bad section header %zu: %s", i, elf_errmsg(-1));
 		c->s[i].scn = scn;
 		c->s[i].name = elf_strptr(c->elf, shstrndx, c->s[i].sh.sh_name);
 	}
 	for (i = 1; i < c->ns; i++)
 		if (!c->s[i].scn)
-			return fail(c, "section %zu missing", i);
+			return ei_fail(c, "section %zu missing", i);
 	module = module_name(c, idx);
 	if (modp)
 		*modp = module;
 	/* a module without printk calls has no section: no entries, but
 	 * maybe dynamic debug sites */
-	pidx = find_sec(c, ".printk_index");
+	pidx = ei_find_sec(c, ".printk_index");
 	if (!pidx && !c->rel)
-		return fail(c, "no .printk_index section (CONFIG_PRINTK_INDEX=n, or stripped)");
+		return ei_fail(c, "no .printk_index section (CONFIG_PRINTK_INDEX=n, or stripped)");
 	if (pidx && read_entries(c, idx, module, pidx))
 		return -1;
 	/* the kernel's file: the entries first, then the call sites */
-	if (read_ddebugs(c, idx, module))
+	if (ei_read_ddebugs(c, idx, module))
 		return -1;
 	idx->layout = PI_LAYOUT_KERNEL;
 	return 0;
