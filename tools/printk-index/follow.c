@@ -138,8 +138,7 @@ int follower_reload(struct follower *f, struct pi_err *err)
 	f->chains = fresh.chains;
 	/* the matchers point at the index they were built on: re-aim them */
 	f->m.idx = &f->idx;
-	f->chains.all = &f->m;
-	f->chains.cont.idx = &f->chains.cont_idx;
+	chain_moved(&f->chains, &f->m);
 	f->watch_dir = fresh.watch_dir;
 	f->watch_stamp = fresh.watch_stamp;
 	f->have_index = true;

@@ -329,12 +329,29 @@ static void test_reload(void)
 	put_file(dir, "vmlinux", PI_HEADER "\n<6> init/main.c:1 start \"booting %s\\n\"\n");
 	CHECK_INT(follower_init(&f, dir, out, 0, &err), 0);
 	CHECK_INT(f.idx.n, 1);
-	put_file(dir, "newmod", PI_HEADER "\n<6> newmod.c:7 newmod_init \"newmod: hello %d\\n\"\n");
+	put_file(dir, "newmod", PI_HEADER "\n<6> newmod.c:7 newmod_init \"newmod: hello %d\\n\"\n"
+		 "<6> newmod.c:8 newmod_count \"newmod: counting\"\n"
+		 "<c> newmod.c:9 newmod_count \" %d\"\n"
+		 "<c> newmod.c:10 newmod_count \" done\\n\"\n"
+		 "<6> newmod.c:11 newmod_two \"newmod: first\\n second %d\\n\"\n"
+		 "<6> newmod.c:12 newmod_blank \"newmod: spaced out \\n\"\n");
 	follower_record(&f, rec, sizeof(rec) - 1);
 	fflush(out);
 	CHECK_HAS(text, "\"attribution\":{\"module\":\"newmod\",\"file\":\"newmod.c\",\"line\":7,");
 	CHECK_INT(f.st.reloads, 1);
-	CHECK_INT(f.idx.n, 2);
+	CHECK_INT(f.idx.n, 7);
+	/* after the reload, the matchers the follower moved into place are
+	 * whole: KERN_CONT pieces, a later line, a stripped trailing blank */
+	follower_record(&f, "6,5,6,-;newmod: counting 1 2 done\n", 35);
+	follower_record(&f, "6,6,7,-; second 5\n", 19);
+	follower_record(&f, "6,7,8,-;newmod: spaced out\n", 27);
+	fflush(out);
+	CHECK_HAS(text, "\"function\":\"newmod_count\",\"format\":\" done\\n\",\"text\":\" done\"}]");
+	CHECK_HAS(text, "\"message\":\" second 5\",\"dict\":{},\"class\":\"attributed\","
+		  "\"attribution\":{\"module\":\"newmod\",\"file\":\"newmod.c\",\"line\":11,");
+	CHECK_HAS(text, "\"message\":\"newmod: spaced out\",\"dict\":{},\"class\":\"attributed\","
+		  "\"attribution\":{\"module\":\"newmod\",\"file\":\"newmod.c\",\"line\":12,");
+	CHECK_INT(f.st.reloads, 1);
 	/* nothing changed: an unexplained record does not reload */
 	follower_record(&f, "6,2,3,-;unknown words\n", 22);
 	CHECK_INT(f.st.reloads, 1);
