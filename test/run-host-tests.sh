@@ -51,7 +51,7 @@ if [ -f "$top/tools/printk-index/Makefile" ]; then
 	# A short, deterministic libFuzzer + ASan/UBSan run of every harness
 	# (make fuzz runs longer). Without clang this fails: make deps installs it.
 	tally "printk-index fuzz" '^(FAIL|    #|fuzz-smoke: kept)' " (clang with libFuzzer missing? make deps)" \
-		"$(make -s -C "$top/tools/printk-index" fuzz-smoke 2>&1)"
+		"$(make -s -C "$top/tools/printk-index" fuzz-smoke SHARED_DATA="${SHARED:-$top/../shared}/data" 2>&1)"
 fi
 # The index oracle against the built kernel: fails without a build, unless
 # inputs may be missing (PI_TESTS_ALLOW_MISSING); then it counts as skipped.
