@@ -123,7 +123,10 @@ static int jhex4(struct jp *j, unsigned int *v)
 
 static int jstring(struct jp *j, struct sbuf *o)
 {
+	/* "" is a string too: o->p is never NULL */
 	sbuf_reset(o);
+	sbuf_reserve(o, 0);
+	o->p[0] = '\0';
 	if (j->p >= j->end || *j->p != '"')
 		return jfail(j, "string expected");
 	j->p++;

@@ -110,7 +110,8 @@ void sbuf_reserve(struct sbuf *b, size_t extra)
 void sbuf_add(struct sbuf *b, const void *data, size_t n)
 {
 	sbuf_reserve(b, n);
-	memcpy(b->p + b->len, data, n);
+	if (n)		/* data may be NULL then: an empty sbuf's p */
+		memcpy(b->p + b->len, data, n);
 	b->len += n;
 	b->p[b->len] = '\0';
 }

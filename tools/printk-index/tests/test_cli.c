@@ -240,6 +240,11 @@ void test_cli(void)
 	CHECK_HAS(out, "Usage: printk-index diff  [-j] [-v] OLD NEW\n");
 	CHECK_INT(run("extract --help"), 0);
 	CHECK_HAS(out, "Usage: printk-index extract [-j] [-o OUTDIR]");
+	/* node-problem-detector JSON with an empty key and an empty pattern:
+	 * read, not a crash (both were NULL pointers in strcmp()/memcpy()) */
+	put("npd.json", "{\"rules\":[{\"\": 1, \"pattern\": \"gone\"}, {\"pattern\": \"\"}]}");
+	CHECK_INT(run("check --index old npd.json"), 1);
+	CHECK_HAS(out, "printk-index: 2 rules: 0 live, 0 live-by-arguments, 0 unknown, 2 stale\n");
 	CHECK_INT(run("check --help"), 0);
 	CHECK_HAS(out, "Usage: printk-index check [-j] [-v] [--strict] [--anchored]");
 	/* a real serial console log (CRLF, no time stamps) of the test
