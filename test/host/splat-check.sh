@@ -8,9 +8,11 @@
 # --expect is for the runs that provoke reports on purpose ('make corpus',
 # test/corpus/provoke.sh), never for a test run: the guest brackets each
 # provocation with "pi_provoke: begin KIND" and "pi_provoke: end KIND"
-# lines, reports inside a bracket of a declared KIND are expected, and that
-# bracket must contain a line matching REGEX (the report it provokes), or
-# the check fails.  A declared KIND without its bracket fails too.
+# lines.  Inside a bracket of a declared KIND, a line matching REGEX (the
+# report it provokes) and the stack trace's "Call Trace:" are expected,
+# and there must be such a REGEX line; any other report there fails as
+# anywhere else.  A declared KIND without its bracket, and a bracket begun
+# inside another, fail too.
 expects=()
 while [ $# -gt 1 ] && [ "$1" = --expect ]; do
 	case $2 in
@@ -53,9 +55,11 @@ if ! text=$(tr -d '\r\0' < "$log"); then
 fi
 # Between the fault-injection markers of test/guest/t-faults.sh, failed
 # allocations dump stacks on purpose: only "Call Trace:" is let through there.
-echo "$text" | awk -v splat="$regex" -v expects="$(printf '%s\n' "${expects[@]}")" '
+# The patterns go through the environment: awk -v would undo backslashes.
+echo "$text" | SPLAT="$regex" EXPECTS="$(printf '%s\n' "${expects[@]}")" awk '
 	BEGIN {
-		n = split(expects, e, "\n")
+		splat = ENVIRON["SPLAT"]
+		n = split(ENVIRON["EXPECTS"], e, "\n")
 		for (i = 1; i <= n; i++)
 			if (e[i] != "")
 				want[substr(e[i], 1, index(e[i], "=") - 1)] = substr(e[i], index(e[i], "=") + 1)
@@ -64,6 +68,10 @@ echo "$text" | awk -v splat="$regex" -v expects="$(printf '%s\n' "${expects[@]}"
 	/printk_index_test: fault injection ends/ { inject = 0 }
 	match($0, /pi_provoke: begin [a-z_-]+/) {
 		kind = substr($0, RSTART + 18, RLENGTH - 18)
+		if (region != "") {
+			print "splat-check: pi_provoke " kind ": begun inside " region > "/dev/stderr"
+			bad = 1
+		}
 		if (kind in want) {
 			region = kind; found = 0; seen[kind] = 1
 			next
@@ -77,11 +85,8 @@ echo "$text" | awk -v splat="$regex" -v expects="$(printf '%s\n' "${expects[@]}"
 		region = ""
 		next
 	}
-	region != "" {
-		if ($0 ~ want[region])
-			found = 1
-		next
-	}
+	region != "" && $0 ~ want[region] { found = 1; next }
+	region != "" && /Call Trace:/ { next }
 	inject && /Call Trace:/ { next }
 	$0 ~ splat { print NR ":" $0 > "/dev/stderr"; bad = 1 }
 	END {

@@ -240,6 +240,26 @@ class SplatCheckTest(unittest.TestCase):
         self.assertEqual(self.run_check(begin + report + end + hung, *warn), 1)
         self.assertEqual(self.run_check("ok\r\n", "--expect", "nokind"), 2)
 
+    def test_expected_bracket_lets_through_only_its_report(self):
+        warn = ["--expect", "warn=WARNING: CPU: .* pi_provoke"]
+        report = "WARNING: CPU: 0 PID: 91 at pi_provoke.c:80 pi_provoke_init+0x1d/0x1000 [pi_provoke]\r\nCall Trace:\r\n"
+        begin, end = "pi_provoke: begin warn\r\n", "pi_provoke: end warn\r\n"
+        self.assertEqual(self.run_check(begin + report + end, *warn), 0)
+        # another report inside the bracket is a failure, as anywhere
+        for other in ["BUG: kernel NULL pointer dereference, address: 0000000000000000",
+                      "Kernel panic - not syncing: Fatal exception",
+                      "INFO: task rmmod:77 blocked for more than 2 seconds."]:
+            with self.subTest(other=other):
+                self.assertEqual(self.run_check(begin + report + other + "\r\n" + end, *warn), 1)
+        # a bracket begun inside another
+        oom = ["--expect", "oom=invoked oom-killer"]
+        nested = begin + "pi_provoke: begin oom\r\ndd invoked oom-killer: gfp_mask=0x0\r\n" + \
+            "pi_provoke: end oom\r\n" + report + end
+        self.assertEqual(self.run_check(nested, *warn, *oom), 1)
+        # a regex with backslashes reaches awk as written
+        bracket = ["--expect", "warn=\\[pi_provoke\\]$"]
+        self.assertEqual(self.run_check(begin + report + end, *bracket), 0)
+
     def test_unreadable_or_empty_log_fails_closed(self):
         self.assertEqual(self.run_check(""), 2)
         with tempfile.TemporaryDirectory() as d:
