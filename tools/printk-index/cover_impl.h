@@ -9,6 +9,7 @@
 #define PI_COVER_IMPL_H
 
 #include <stdint.h>
+#include <string.h>
 
 #include "cover.h"
 

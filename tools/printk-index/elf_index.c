@@ -539,6 +539,16 @@ int pi_elf_load_mem(struct pi_index *idx, const char *name, const void *data,
 
 #endif /* PI_NO_ELF */
 
+int pi_elf_load_buf(struct pi_index *idx, const char *name, char *buf, size_t size,
+		    const char **module, struct pi_err *err)
+{
+#ifdef PI_NO_ELF
+	return pi_elf_load_mem(idx, name, buf, size, module, err);
+#else
+	return load_image(idx, name, buf, size, module, err);
+#endif
+}
+
 int pi_elf_load_file(struct pi_index *idx, const char *path, const char **module,
 		     struct pi_err *err)
 {
@@ -548,11 +558,7 @@ int pi_elf_load_file(struct pi_index *idx, const char *path, const char **module
 
 	if (pi_read_file(path, &buf, &len, err))
 		return -1;
-#ifdef PI_NO_ELF
-	ret = pi_elf_load_mem(idx, path, buf, len, module, err);
-#else
-	ret = load_image(idx, path, buf, len, module, err);
-#endif
+	ret = pi_elf_load_buf(idx, path, buf, len, module, err);
 	free(buf);
 	return ret;
 }

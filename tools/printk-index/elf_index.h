@@ -49,6 +49,11 @@ bool pi_is_elf(const void *data, size_t n);
 int pi_elf_load_mem(struct pi_index *idx, const char *name, const void *data,
 		    size_t size, const char **module, struct pi_err *err);
 
+/* The same on the caller's buffer, which libelf reads in place (no copy:
+ * a vmlinux is tens of megabytes); it is the caller's to free after. */
+int pi_elf_load_buf(struct pi_index *idx, const char *name, char *buf, size_t size,
+		    const char **module, struct pi_err *err);
+
 /* The same for a file. *module (if module is not NULL) is set to the
  * object's name, "vmlinux" or the module's, kept in idx->arena: a module
  * without printk calls has no entries but still a (header-only) file. */

@@ -210,7 +210,7 @@ const struct ere *fmt_model_ere(const char *pattern)
 	return &ere_cache[ere_cache_n++].re;
 }
 
-/* The pattern a %p model was compiled from (check.c rebuilds it as an
+/* The pattern a %p model was compiled from (ck_format.c rebuilds it as an
  * automaton); NULL if re is not a model. */
 const char *fmt_model_pattern(const struct ere *re)
 {

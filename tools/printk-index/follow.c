@@ -469,7 +469,7 @@ static int follow_file(struct follower *f, FILE *in, const char *name)
 			sbuf_add(&rec, line, len);
 	}
 	/* getline()'s errno, before follower_record() can change it */
-	read_errno = ferror(in) ? errno : 0;
+	read_errno = ferror(in) ? (errno ? errno : EIO) : 0;
 	/* the last record: its dictionary lines, if any, have come */
 	if (rec.len)
 		follower_record(f, rec.p, rec.len);

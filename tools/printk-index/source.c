@@ -33,7 +33,7 @@ static int load_file(struct pi_index *idx, const char *path, struct pi_err *err)
 	if (pi_read_file(path, &buf, &len, err))
 		return -1;
 	if (pi_is_elf(buf, len)) {
-		ret = pi_elf_load_mem(idx, path, buf, len, NULL, err);
+		ret = pi_elf_load_buf(idx, path, buf, len, NULL, err);
 		free(buf);
 		return ret;
 	}

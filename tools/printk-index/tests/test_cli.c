@@ -105,7 +105,7 @@ void test_cli(void)
 	 */
 	CHECK_INT(run_from("cat old", "list /dev/stdin"), 0);
 	CHECK_HAS(out, PI_HEADER "\n<3> a.c:10 f \"gone %d\\n\"\n");
-	snprintf(cmd, sizeof(cmd), "cd %s && mkfifo fifo && (cat old > fifo &)", dir);
+	snprintf(cmd, sizeof(cmd), "cd %s && mkfifo fifo && (timeout 20 cat old > fifo &)", dir);
 	CHECK_INT(system(cmd), 0);
 	CHECK_INT(run_from("cat added", "list fifo /dev/stdin"), 0);
 	CHECK_HAS(out, "fifo <3> a.c:10 f \"gone %d\\n\"\n");

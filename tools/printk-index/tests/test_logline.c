@@ -64,6 +64,13 @@ void test_logline(void)
 	t("6,1,2,-;bad \\xZZ escape", LOG_KMSG, 6, "bad \\xZZ escape");
 	t("6,1,2,-;short \\x4", LOG_KMSG, 6, "short \\x4");
 	t("6,1,2,-;", LOG_KMSG, 6, "");
+	/* kmsg.c's limits (the one parser of records): a field that does
+	 * not fit 64 bits, a priority over 0xfffff, a blank among the
+	 * fields after the flag: text, not a record */
+	t("6,123456789012345678901,2,-;seq too long", LOG_RAW, -1,
+	  "6,123456789012345678901,2,-;seq too long");
+	t("1048576,1,2,-;priority too large", LOG_RAW, -1, "1048576,1,2,-;priority too large");
+	t("6,1,2,-,caller=T1 x;blank", LOG_RAW, -1, "6,1,2,-,caller=T1 x;blank");
 	t("6,1,2;no flags", LOG_RAW, -1, "6,1,2;no flags");
 	t("6,1,2,-no semicolon", LOG_RAW, -1, "6,1,2,-no semicolon");
 	t("6,1,2,-x;odd field", LOG_RAW, -1, "6,1,2,-x;odd field");
