@@ -101,7 +101,7 @@ help:
 	@echo '  bench                 build default, noindex, drivers and drivers without patches 7-12, boot them, print the cost table (test/bench/)'
 	@echo '  bench-defconfig       x86_64_defconfig with and without the wrapper patches: its boot log'"'"'s coverage'
 	@echo '  corpus                provoke WARN, OOM, ext4 errors, link flaps, lockdep, KASAN, a hung task in'
-	@echo '                        guests; record their logs and indexes in tools/printk-index/tests/data'
+	@echo '                        guests; record their logs and indexes (CORPUS_OUT, default the build folder)'
 	@echo '  check-series          build (gcc; clang and EFI stub too) and boot the kernel after each patch'
 	@echo '  checkpatch            scripts/checkpatch.pl --strict on every patch'
 	@echo '  clean / distclean     drop kernel builds and images / the whole build folder'
@@ -182,8 +182,11 @@ bench: deps
 bench-defconfig: tree
 	@$(TOP)/test/bench/defconfig.sh $(TREE_BUILD)/bench-defconfig
 
+# Into the build folder; CORPUS_OUT=tools/printk-index/tests/data refreshes
+# the tool's test data (whose tests then need checking).
+CORPUS_OUT ?= $(TREE_BUILD)/corpus/out
 corpus: tree
-	@$(TOP)/test/corpus/provoke.sh $(TREE_BUILD)/corpus $(TOP)/tools/printk-index/tests/data
+	@$(TOP)/test/corpus/provoke.sh $(TREE_BUILD)/corpus $(abspath $(CORPUS_OUT))
 
 check-series: tree
 	@scripts/check-series.sh $(TREE) $(TREE_BUILD)/check-series $(TOP)/kconfig-fragments $(JOBS)

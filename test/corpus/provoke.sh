@@ -10,7 +10,9 @@
 #              the OOM killer (a dd whose buffer outgrows the guest).
 #   debug      the debug variant (KASAN, lockdep, hung task detection):
 #              a lockdep circular locking report, a KASAN slab-out-of-bounds
-#              report and a hung task, each from pi_provoke.
+#              report and a hung task, each from pi_provoke (the hung task
+#              timeout, 2 s for it, is back to 0 before the rmmod, whose
+#              delayed kobject release could take as long).
 #
 # Each provocation is bracketed by "pi_provoke: begin/end KIND" lines and
 # the splat check is told which report each bracket must hold
@@ -19,8 +21,12 @@
 #
 # Writes OUT/provoked-defconfig/ and OUT/provoked-debug/, each with
 # console.log (the serial console, CR removed) and index/ (what printk-index
-# extract reads from the kernel's vmlinux and pi_provoke.ko).  Not part of
-# 'make test': the defconfig kernel is an hour of CPU to build cold.
+# extract reads from the kernel's vmlinux and pi_provoke.ko).  'make
+# corpus' writes them to the build folder; the tool's tests read the copy
+# in tools/printk-index/tests/data/, refreshed on purpose ('make corpus
+# CORPUS_OUT=tools/printk-index/tests/data', then the tests' expectations
+# checked).  Not part of 'make test': the defconfig kernel is an hour of
+# CPU to build cold.
 #
 # usage: provoke.sh WORK_DIR OUT_DIR
 # environment: BUILD, KERNEL, JOBS as for the Makefile
@@ -63,7 +69,7 @@ PATH=$PATH:/usr/sbin:/sbin debugfs -w -R "clri file" "$bad" >/dev/null 2>&1
 # The link flaps, from the host: once e1000 reports its link up, take it
 # down and up twice through QMP, each time after the guest saw the change.
 flap() {
-	python3 - "$1" "$2" <<'EOF'
+	exec python3 - "$1" "$2" <<'EOF'
 import json, socket, sys, time
 sock_path, console = sys.argv[1], sys.argv[2]
 
@@ -137,6 +143,12 @@ wait_for "Out of memory: Killed process" 1
 mark end oom' &
 guest=$!
 flap "$work/qmp.sock" "$gd/console.log" & flapper=$!
+# an interrupted run leaves neither QEMU nor the flapper behind
+stop_defconfig_guest() {
+	pkill -P "$guest" 2>/dev/null || true
+	kill "$guest" "$flapper" 2>/dev/null || true
+}
+trap stop_defconfig_guest EXIT
 guest_rc=0 flap_rc=0
 wait $guest || guest_rc=$?
 # The guest ends once it has seen the last flap, which the flapper sees in
@@ -169,8 +181,8 @@ mark begin hang
 echo 2 > /proc/sys/kernel/hung_task_timeout_secs
 insmod /corpus/pi_provoke.ko hang=1 || exit 1
 wait_for "blocked for more than" 1
-rmmod pi_provoke
 echo 0 > /proc/sys/kernel/hung_task_timeout_secs
+rmmod pi_provoke
 mark end hang' || { log "the debug guest failed, see $gb/console.log"; exit 1; }
 
 for v in defconfig debug; do
