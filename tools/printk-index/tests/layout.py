@@ -6,7 +6,11 @@ A module is a .c file and its .h (cover.c and cover.h), and a private
 header X_impl.h belongs to module X; a module depends on another when
 one of its files includes the other's header.  A cycle means
 two jobs that cannot be read, tested or replaced apart (#24: index.c and
-elf_index.c called each other).  Prints each module's dependencies, the
+elf_index.c called each other).  It sees includes, not calls: files
+that share an _impl.h (the fmt_*.c; checker.c and the ck_*.c; the
+cover*.c) are one job split by size and may call each other, which it
+does not report (ck_rule.c's ck_rule_init() runs checker.c's product for
+one fact of the rule, and checker.c uses ck_rule.c's bounds).  Prints each module's dependencies, the
 files over LIMIT lines (a note, not a failure), and fails on a cycle.
 
 usage: layout.py [-v] [TOOL_DIR]     (-v: each module's dependencies)
