@@ -1,4 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
+/* The index of vmlinux or a module read from its ELF file (elf_index.h):
+ * sections, relocations, pointers and the .printk_index entries; the
+ * dynamic debug call sites are elf_ddebug.c's. */
 #include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>

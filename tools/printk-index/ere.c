@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
+/* The small regular expressions of the %p models (ere.h): parser and
+ * matcher, bounded by a visited set. */
 #include <stdlib.h>
 #include <string.h>
 

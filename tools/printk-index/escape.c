@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
+/* The index files' string escapes (escape.h): string_escape_mem()'s
+ * spelling, and its inverse. */
 #include <string.h>
 
 #include "escape.h"

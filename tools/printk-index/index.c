@@ -1,4 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
+/* The index container (index.h): entry lines parsed and printed, in the
+ * kernel's layout and the combined one; where an index comes from is
+ * source.c's. */
 #include <errno.h>
 #include <limits.h>
 #include <stdbool.h>

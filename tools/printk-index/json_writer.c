@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
+/* A streaming JSON writer (json_writer.h), as bpftool's: valid UTF-8
+ * passes, other bytes as \u00XX. */
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>

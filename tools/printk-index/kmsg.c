@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
+/* One /dev/kmsg record (kmsg.h): header, escapes, dictionary; the one
+ * parser of records, for follow and for kmsg-shaped log lines. */
 #include <string.h>
 #include <time.h>
 

@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
+/* A log line's shape (logline.h): dmesg, journalctl, syslog, kmsg and
+ * the rest detected and stripped, down to the kernel's text and level. */
 #include <string.h>
 
 #include "kmsg.h"

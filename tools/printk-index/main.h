@@ -1,4 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
+/* What main.c and the subcommands share: the global options and the
+ * subcommands' entry points (common.c has their helpers). */
 #ifndef PI_MAIN_H
 #define PI_MAIN_H
 

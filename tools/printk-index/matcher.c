@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
+/* All formats of an index in one matcher (matcher.h): 4-byte anchors,
+ * the candidates of a line, their ranking and levels. */
 #include <stdlib.h>
 #include <string.h>
 

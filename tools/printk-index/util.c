@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
+/* What every file uses (util.h): errors, allocation that stops on out
+ * of memory, growing buffers, whole files, an arena. */
 #include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
