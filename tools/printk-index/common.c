@@ -5,7 +5,6 @@
 #include <getopt.h>
 #include <stdio.h>
 
-#include "index.h"
 #include "main.h"
 
 bool json_output;
@@ -49,18 +48,4 @@ int parse_common_opts(int argc, char **argv, const char *usage)
 		}
 	}
 	return 0;
-}
-
-void pi_json_entry(json_writer_t *w, const struct pi_entry *e)
-{
-	jsonw_start_object(w);
-	jsonw_string_field(w, "module", e->module);
-	jsonw_int_field(w, "level", e->level);
-	jsonw_bool_field(w, "cont", e->cont);
-	jsonw_string_field(w, "file", e->file);
-	jsonw_uint_field(w, "line", e->line);
-	jsonw_string_field(w, "function", e->func);
-	jsonw_name(w, "format");
-	jsonw_string_len(w, e->fmt, e->fmt_len);
-	jsonw_end_object(w);
 }

@@ -228,14 +228,7 @@ void chain_json(json_writer_t *w, const char *msg, const struct chain *ch)
 		const struct pi_entry *e = ch->p[i].e;
 
 		jsonw_start_object(w);
-		jsonw_string_field(w, "module", e->module);
-		jsonw_int_field(w, "level", e->level);
-		jsonw_bool_field(w, "cont", e->cont);
-		jsonw_string_field(w, "file", e->file);
-		jsonw_uint_field(w, "line", e->line);
-		jsonw_string_field(w, "function", e->func);
-		jsonw_name(w, "format");
-		jsonw_string_len(w, e->fmt, e->fmt_len);
+		pi_json_entry_fields(w, e);
 		jsonw_name(w, "text");
 		jsonw_string_len(w, msg + ch->p[i].off, ch->p[i].len);
 		jsonw_end_object(w);

@@ -347,3 +347,22 @@ const char *pi_entry_model(const struct pi_entry *e, size_t *len)
 	*len = e->fmt_len;
 	return e->fmt;
 }
+
+void pi_json_entry_fields(json_writer_t *w, const struct pi_entry *e)
+{
+	jsonw_string_field(w, "module", e->module);
+	jsonw_int_field(w, "level", e->level);
+	jsonw_bool_field(w, "cont", e->cont);
+	jsonw_string_field(w, "file", e->file);
+	jsonw_uint_field(w, "line", e->line);
+	jsonw_string_field(w, "function", e->func);
+	jsonw_name(w, "format");
+	jsonw_string_len(w, e->fmt, e->fmt_len);
+}
+
+void pi_json_entry(json_writer_t *w, const struct pi_entry *e)
+{
+	jsonw_start_object(w);
+	pi_json_entry_fields(w, e);
+	jsonw_end_object(w);
+}

@@ -19,6 +19,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "json_writer.h"
 #include "util.h"
 
 #define PI_HEADER "# <level/flags> filename:line function \"format\""
@@ -86,6 +87,11 @@ int pi_load_stream(struct pi_index *idx, FILE *f, const char *name,
  * "(NULL net_device): ", and "%s%s: " prints all three.
  */
 const char *pi_entry_model(const struct pi_entry *e, size_t *len);
+
+/* One entry as a JSON object, and its fields alone (in an object the
+ * caller adds to): module, level, cont, file, line, function, format. */
+void pi_json_entry(json_writer_t *w, const struct pi_entry *e);
+void pi_json_entry_fields(json_writer_t *w, const struct pi_entry *e);
 
 /* Write one entry in the kernel layout (with newline). */
 void pi_print_entry(FILE *f, const struct pi_entry *e);

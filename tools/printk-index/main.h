@@ -29,10 +29,6 @@ int do_check(int argc, char **argv);
 void json_begin(void);
 void json_end(void);
 
-/* Shared by list, diff, extract and match: one entry as a JSON object. */
-struct pi_entry;
-void pi_json_entry(json_writer_t *w, const struct pi_entry *e);
-
 /*
  * The options every subcommand takes, -j, -p and -v: their long forms for
  * a subcommand's struct option array, and common_opt() for the getopt
