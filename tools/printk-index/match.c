@@ -229,6 +229,104 @@ static void print_no_shape(const struct stats *st)
 		st->no_shape > NO_SHAPE_NAMED ? ", ..." : "");
 }
 
+/*
+ * One line of the log: its shape, its attribution, its class counted and
+ * printed.  len excludes the newline; lineno counts from 1.
+ */
+static void match_line(struct chain_matcher *chains, struct log_shape *shape, int forced,
+		       char *line, ssize_t len, size_t lineno, struct stats *st,
+		       struct sbuf *scratch)
+{
+	struct log_line ll;
+	struct attribution a;
+	bool fits;
+
+	if (len && line[len - 1] == '\n')
+		len--;
+	if (len && line[len - 1] == '\r')
+		len--;
+	st->binary += is_binary(line, len);
+	log_parse_in(shape, line, len, &ll, scratch);
+	if (ll.kind == LOG_SKIP) {
+		st->skipped++;
+		return;
+	}
+	st->lines++;
+	if (ll.len <= PI_MAX_MSG)
+		attribute_message(chains, ll.msg, ll.len, ll.level, &a);
+	else
+		memset(&a, 0, sizeof(a));
+	switch (attribution_class(&a)) {
+	case CLASS_ATTRIBUTED: st->attributed++; break;
+	case CLASS_GENERIC: st->generic++; break;
+	case CLASS_CATCH_ALL: st->catch_all++; /* fall through */
+	default: st->unattributed++; break;
+	}
+	/*
+	 * A line without prefix is bare kernel text (dmesg -t, journalctl -o
+	 * cat) if a format prints it; otherwise it fits no shape we know,
+	 * which is said, not silently matched as text with its prefix.
+	 */
+	fits = ll.kind != LOG_RAW || forced == LOG_RAW ||
+	       attribution_class(&a) >= CLASS_GENERIC;
+	st->kinds[ll.kind]++;
+	if (!fits) {
+		if (st->no_shape < NO_SHAPE_NAMED)
+			st->no_shape_line[st->no_shape] = lineno;
+		st->no_shape++;
+	}
+	if (json_output)
+		print_json(lineno, &ll, &a, fits);
+	else
+		print_text(lineno, &ll, &a);
+}
+
+/* The summary, the last object of -j's array, which it closes. */
+static void json_summary(const struct stats *st)
+{
+	size_t i;
+	int k;
+
+	jsonw_start_object(json_wtr);
+	jsonw_name(json_wtr, "summary");
+	jsonw_start_object(json_wtr);
+	jsonw_uint_field(json_wtr, "lines", st->lines);
+	jsonw_uint_field(json_wtr, "attributed", st->attributed);
+	jsonw_uint_field(json_wtr, "generic_only", st->generic);
+	jsonw_uint_field(json_wtr, "unattributed", st->unattributed);
+	jsonw_uint_field(json_wtr, "catch_all_only", st->catch_all);
+	jsonw_uint_field(json_wtr, "skipped", st->skipped);
+	jsonw_name(json_wtr, "shapes");
+	jsonw_start_object(json_wtr);
+	for (k = 0; k < LOG_SKIP; k++)
+		if (st->kinds[k])
+			jsonw_uint_field(json_wtr, log_kind_name(k), st->kinds[k]);
+	jsonw_end_object(json_wtr);
+	jsonw_uint_field(json_wtr, "no_shape", st->no_shape);
+	jsonw_uint_field(json_wtr, "binary", st->binary);
+	jsonw_name(json_wtr, "no_shape_lines");
+	jsonw_start_array(json_wtr);
+	for (i = 0; i < st->no_shape && i < NO_SHAPE_NAMED; i++)
+		jsonw_uint(json_wtr, st->no_shape_line[i]);
+	jsonw_end_array(json_wtr);
+	jsonw_end_object(json_wtr);
+	jsonw_end_object(json_wtr);
+	jsonw_end_array(json_wtr);
+	json_end();
+}
+
+/* The summary on stderr, after the lines on stdout. */
+static void text_summary(const struct stats *st)
+{
+	fflush(stdout);
+	fprintf(stderr, "printk-index: %zu lines: %zu attributed, %zu generic-only, %zu unattributed",
+		st->lines, st->attributed, st->generic, st->unattributed);
+	if (st->catch_all)
+		fprintf(stderr, " (%zu of them printed by catch-all formats only)", st->catch_all);
+	fprintf(stderr, " (%zu skipped)\n", st->skipped);
+	print_no_shape(st);
+}
+
 int do_match(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -245,7 +343,7 @@ int do_match(int argc, char **argv)
 	struct sbuf scratch = { 0 };
 	struct pi_err err;
 	char *line = NULL;
-	size_t cap = 0, lineno = 0, i;
+	size_t cap = 0, lineno = 0;
 	ssize_t len;
 	FILE *in = stdin;
 	struct log_shape shape;
@@ -306,52 +404,8 @@ int do_match(int argc, char **argv)
 	json_begin();
 	if (json_output)
 		jsonw_start_array(json_wtr);
-	while ((len = getline(&line, &cap, in)) >= 0) {
-		struct log_line ll;
-		struct attribution a;
-		bool fits;
-
-		lineno++;
-		if (len && line[len - 1] == '\n')
-			len--;
-		if (len && line[len - 1] == '\r')
-			len--;
-		st.binary += is_binary(line, len);
-		log_parse_in(&shape, line, len, &ll, &scratch);
-		if (ll.kind == LOG_SKIP) {
-			st.skipped++;
-			continue;
-		}
-		st.lines++;
-		if (ll.len <= PI_MAX_MSG)
-			attribute_message(&chains, ll.msg, ll.len, ll.level, &a);
-		else
-			memset(&a, 0, sizeof(a));
-		switch (attribution_class(&a)) {
-		case CLASS_ATTRIBUTED: st.attributed++; break;
-		case CLASS_GENERIC: st.generic++; break;
-		case CLASS_CATCH_ALL: st.catch_all++; /* fall through */
-		default: st.unattributed++; break;
-		}
-		/*
-		 * A line without prefix is bare kernel text (dmesg -t,
-		 * journalctl -o cat) if a format prints it; otherwise it fits
-		 * no shape we know, which is said, not silently matched as
-		 * text with its prefix.
-		 */
-		fits = ll.kind != LOG_RAW || forced == LOG_RAW ||
-		       attribution_class(&a) >= CLASS_GENERIC;
-		st.kinds[ll.kind]++;
-		if (!fits) {
-			if (st.no_shape < NO_SHAPE_NAMED)
-				st.no_shape_line[st.no_shape] = lineno;
-			st.no_shape++;
-		}
-		if (json_output)
-			print_json(lineno, &ll, &a, fits);
-		else
-			print_text(lineno, &ll, &a);
-	}
+	while ((len = getline(&line, &cap, in)) >= 0)
+		match_line(&chains, &shape, forced, line, len, ++lineno, &st, &scratch);
 	if (ferror(in)) {
 		p_err("%s: read error: %s", input, strerror(errno));
 		goto out;
@@ -360,42 +414,10 @@ int do_match(int argc, char **argv)
 	 * a kernel log; the answers above are still all there */
 	ret = st.no_shape * 2 > st.lines ? EXIT_ERR : EXIT_OK;
 out:
-	if (json_output) {
-		jsonw_start_object(json_wtr);
-		jsonw_name(json_wtr, "summary");
-		jsonw_start_object(json_wtr);
-		jsonw_uint_field(json_wtr, "lines", st.lines);
-		jsonw_uint_field(json_wtr, "attributed", st.attributed);
-		jsonw_uint_field(json_wtr, "generic_only", st.generic);
-		jsonw_uint_field(json_wtr, "unattributed", st.unattributed);
-		jsonw_uint_field(json_wtr, "catch_all_only", st.catch_all);
-		jsonw_uint_field(json_wtr, "skipped", st.skipped);
-		jsonw_name(json_wtr, "shapes");
-		jsonw_start_object(json_wtr);
-		for (opt = 0; opt < LOG_SKIP; opt++)
-			if (st.kinds[opt])
-				jsonw_uint_field(json_wtr, log_kind_name(opt), st.kinds[opt]);
-		jsonw_end_object(json_wtr);
-		jsonw_uint_field(json_wtr, "no_shape", st.no_shape);
-		jsonw_uint_field(json_wtr, "binary", st.binary);
-		jsonw_name(json_wtr, "no_shape_lines");
-		jsonw_start_array(json_wtr);
-		for (i = 0; i < st.no_shape && i < NO_SHAPE_NAMED; i++)
-			jsonw_uint(json_wtr, st.no_shape_line[i]);
-		jsonw_end_array(json_wtr);
-		jsonw_end_object(json_wtr);
-		jsonw_end_object(json_wtr);
-		jsonw_end_array(json_wtr);
-		json_end();
-	} else {
-		fflush(stdout);
-		fprintf(stderr, "printk-index: %zu lines: %zu attributed, %zu generic-only, %zu unattributed",
-			st.lines, st.attributed, st.generic, st.unattributed);
-		if (st.catch_all)
-			fprintf(stderr, " (%zu of them printed by catch-all formats only)", st.catch_all);
-		fprintf(stderr, " (%zu skipped)\n", st.skipped);
-		print_no_shape(&st);
-	}
+	if (json_output)
+		json_summary(&st);
+	else
+		text_summary(&st);
 	if (st.binary)
 		fprintf(stderr, "printk-index: warning: %s: %zu line%s not text (control bytes): binary input?\n",
 			input, st.binary, st.binary == 1 ? " is" : "s are");
