@@ -6,8 +6,9 @@
 #   defconfig  x86_64_defconfig with the series (the kernel of 'make
 #              bench-defconfig'): e1000 link flaps (QEMU's set_link through
 #              QMP), ext4 errors on a corrupted file system mounted with
-#              errors=remount-ro, a WARN() from test/corpus/pi_provoke and
-#              the OOM killer (a dd whose buffer outgrows the guest).
+#              errors=remount-ro, a WARN() from test/corpus/pi_provoke, a
+#              netdev_warn() without a device from it, and the OOM killer
+#              (a dd whose buffer outgrows the guest).
 #   debug      the debug variant (KASAN, lockdep, hung task detection):
 #              a lockdep circular locking report, a KASAN slab-out-of-bounds
 #              report and a hung task, each from pi_provoke (the hung task
@@ -136,6 +137,7 @@ umount /mnt
 mark begin warn
 insmod /corpus/pi_provoke.ko warn=1 && rmmod pi_provoke
 mark end warn
+insmod /corpus/pi_provoke.ko null_netdev=1 && rmmod pi_provoke
 mark begin oom
 echo 1 > /proc/sys/vm/overcommit_memory
 dd if=/dev/zero of=/dev/null bs=768M count=1 2>/dev/null && { echo "dd was not killed"; exit 1; }

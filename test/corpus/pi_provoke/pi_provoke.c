@@ -2,8 +2,9 @@
 /*
  * Provoke, on request, the kernel reports monitoring looks for, so that
  * 'make corpus' can record them as the kernel prints them: a WARN(), a
- * lockdep circular locking report, a KASAN out-of-bounds report and a hung
- * task.  Loaded without parameters it does nothing.  Never loaded by the
+ * lockdep circular locking report, a KASAN out-of-bounds report, a hung
+ * task, and a netdev_warn() without a device (what __netdev_printk()
+ * prints for a NULL net_device, which no QEMU driver path reaches).  Loaded without parameters it does nothing.  Never loaded by the
  * test runs (whose splat check would fail them), only by
  * test/corpus/provoke.sh inside its guest.
  */
@@ -13,6 +14,7 @@
 #include <linux/kthread.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
+#include <linux/netdevice.h>
 #include <linux/slab.h>
 
 static bool warn;
@@ -27,6 +29,9 @@ MODULE_PARM_DESC(kasan, "read one byte past a kmalloc()ed object (KASAN report)"
 static bool hang;
 module_param(hang, bool, 0444);
 MODULE_PARM_DESC(hang, "start a thread that waits uninterruptibly until unload");
+static bool null_netdev;
+module_param(null_netdev, bool, 0444);
+MODULE_PARM_DESC(null_netdev, "netdev_warn() with no device");
 
 static DEFINE_MUTEX(pi_lock_a);
 static DEFINE_MUTEX(pi_lock_b);
@@ -77,6 +82,8 @@ static int __init pi_provoke_init(void)
 {
 	if (warn)
 		WARN(1, "pi_provoke: a warning on purpose (%s)\n", "warn=1");
+	if (null_netdev)
+		netdev_warn(NULL, "pi_provoke: a message about no device\n");
 	if (lockdep)
 		pi_lock_both_orders();
 	if (kasan)

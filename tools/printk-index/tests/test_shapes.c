@@ -472,9 +472,12 @@ static void provoked_logs(void)
 		{ "deleted inode referenced", "attributed fs/ext4/namei.c:1862 ext4_lookup", NULL },
 		{ "Remounting filesystem read-only", "attributed fs/ext4/super.c:693 ext4_handle_error",
 		  NULL },
-		/* WARN(): its text at the site the WARNING line names, pi_provoke.c:79 */
-		{ "a warning on purpose", "attributed pi_provoke.c:79 pi_provoke_init", NULL },
+		/* WARN(): its text at the site the WARNING line names, pi_provoke.c:84 */
+		{ "a warning on purpose", "attributed pi_provoke.c:84 pi_provoke_init", NULL },
 		{ "WARNING: CPU:", "attributed kernel/panic.c:665 __warn", NULL },
+		/* netdev_warn(NULL, ...): __netdev_printk()'s "(NULL net_device): "
+		 * (net/core/dev.c), for the entry's "%s %s %s%s: " prefix */
+		{ "(NULL net_device): pi_provoke:", "attributed pi_provoke.c:86 pi_provoke_init", NULL },
 		/* the OOM killer; a stack entry only printk_stack_address() prints
 		 * ("? "; generic: its only literal text is a blank, its %pBb
 		 * model the evidence); a later line of show_free_areas()'s
@@ -486,10 +489,12 @@ static void provoked_logs(void)
 		{ " slab_reclaimable:", "attributed mm/page_alloc.c:6212 __show_free_areas", NULL },
 		/* show_node(), then __show_free_areas()'s KERN_CONT pieces: the
 		 * zone, a count and size per order, show_migration_types()'s
-		 * "(%s) " after each count that is not 0, the total */
+		 * "(%s) " after each count that is not 0, the total: "Node 0 "
+		 * "DMA: " "1*4kB " "(U) " "0*8kB " "0*16kB " "2*32kB " "(UM) "
+		 * ... "0*4096kB " "= 1860kB" */
 		{ "Node 0 DMA:", "attributed mm/page_alloc.c:6033 show_node",
-		  "6033 6372 6390 6174 6390 6174 6390 6174 6390 6174 6390 6174 6390 6174 "
-		  "6390 6174 6390 6174 6390 6390 6390 6395" },
+		  "6033 6372 6390 6174 6390 6390 6390 6174 6390 6174 6390 6174 6390 6174 "
+		  "6390 6174 6390 6390 6390 6395" },
 		{ "Out of memory: Killed process", "attributed mm/oom_kill.c:959 __oom_kill_process",
 		  NULL },
 	};
@@ -503,8 +508,8 @@ static void provoked_logs(void)
 		{ "blocked for more than", "attributed kernel/hung_task.c:133 check_hung_task", NULL },
 	};
 
-	corpus_log("tests/data/provoked-defconfig", defconfig, ARRAY_SIZE(defconfig), 462, 412);
-	corpus_log("tests/data/provoked-debug", debug, ARRAY_SIZE(debug), 374, 206);
+	corpus_log("tests/data/provoked-defconfig", defconfig, ARRAY_SIZE(defconfig), 463, 412);
+	corpus_log("tests/data/provoked-debug", debug, ARRAY_SIZE(debug), 376, 206);
 }
 
 void test_shapes(void)
