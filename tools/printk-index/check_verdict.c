@@ -69,7 +69,7 @@ static void add_words(struct words *w, uint32_t *cap, struct arena *a, const cha
 
 			if (w->n == *cap) {
 				*cap = grow_cap(*cap, 8);
-				w->v = xrealloc(w->v, *cap * sizeof(*w->v));
+				w->v = xreallocarray(w->v, *cap, sizeof(*w->v));
 			}
 			low = arena_alloc(a, j - i);
 			for (k = i; k < j; k++)
@@ -234,7 +234,7 @@ static struct hit *add_hit(struct hits *h, uint32_t fmt, uint32_t w)
 
 	if (h->n == h->cap) {
 		h->cap = grow_cap(h->cap, 8);
-		h->v = xrealloc(h->v, h->cap * sizeof(*h->v));
+		h->v = xreallocarray(h->v, h->cap, sizeof(*h->v));
 	}
 	x = &h->v[h->n++];
 	memset(x, 0, sizeof(*x));
@@ -247,7 +247,7 @@ static void add_u32(uint32_t **v, size_t *n, size_t *cap, uint32_t x)
 {
 	if (*n == *cap) {
 		*cap = grow_cap(*cap, 64);
-		*v = xrealloc(*v, *cap * sizeof(**v));
+		*v = xreallocarray(*v, *cap, sizeof(**v));
 	}
 	(*v)[(*n)++] = x;
 }
@@ -351,7 +351,7 @@ static void find_near(struct check_ctx *c, struct rule *r, struct verdict *v)
 			continue;
 		if (rowcap < fw->n + 1) {
 			rowcap = fw->n + 1;
-			row = xrealloc(row, rowcap * sizeof(*row));
+			row = xreallocarray(row, rowcap, sizeof(*row));
 		}
 		common = common_words(rw, fw, row);
 		/* insert, best first: more in common, then fewer words */

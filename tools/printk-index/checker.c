@@ -167,7 +167,7 @@ static void push(struct ck_search *s, uint32_t i)
 	s->node[i].inq = true;
 	if (s->qtail == s->qcap) {
 		s->qcap = grow_cap(s->qcap, 1024);
-		s->queue = xrealloc(s->queue, s->qcap * sizeof(*s->queue));
+		s->queue = xreallocarray(s->queue, s->qcap, sizeof(*s->queue));
 	}
 	s->queue[s->qtail++] = i;
 }
@@ -202,7 +202,7 @@ static void relax(struct ck_search *s, uint32_t fs, uint32_t rs, uint8_t ctx,
 	}
 	if (s->nnode == s->capnode) {
 		s->capnode = grow_cap(s->capnode, 1024);
-		s->node = xrealloc(s->node, s->capnode * sizeof(*s->node));
+		s->node = xreallocarray(s->node, s->capnode, sizeof(*s->node));
 	}
 	i = s->nnode++;
 	s->node[i] = (struct pnode){ .fs = fs, .rs = rs, .ctx = ctx, .via = via,
@@ -446,7 +446,7 @@ static void bits_add(struct ck_search *s, uint32_t fs, const uint64_t *set)
 		return;
 	if (s->qtail == s->qcap) {
 		s->qcap = grow_cap(s->qcap, 1024);
-		s->queue = xrealloc(s->queue, s->qcap * sizeof(*s->queue));
+		s->queue = xreallocarray(s->queue, s->qcap, sizeof(*s->queue));
 	}
 	s->queue[s->qtail++] = fs;
 }

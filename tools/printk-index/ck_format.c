@@ -522,7 +522,7 @@ void ck_split_closure(const struct rx_nfa *a, uint32_t **startp, uint32_t **list
 			if (st->op != RX_SPLIT) {
 				if (len == cap) {
 					cap = grow_cap(cap, 256);
-					list = xrealloc(list, cap * sizeof(*list));
+					list = xreallocarray(list, cap, sizeof(*list));
 				}
 				list[len++] = s;
 				continue;

@@ -37,7 +37,7 @@ static void later_lines_init(struct chain_matcher *c, const struct pi_index *idx
 			line.cont = false;
 			pi_index_push(&c->later_idx, &line);
 			/* a few dozen in a whole kernel: grown one at a time */
-			c->later_of = xrealloc(c->later_of, c->later_idx.n * sizeof(*c->later_of));
+			c->later_of = xreallocarray(c->later_of, c->later_idx.n, sizeof(*c->later_of));
 			c->later_of[c->later_idx.n - 1] = e;
 		}
 	}

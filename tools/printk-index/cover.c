@@ -57,7 +57,7 @@ static void cover_groups(struct cover_search *cs, size_t nrows)
 		nids += cs->fmt_file_start[cs->rows[i].fmt + 1] - cs->fmt_file_start[cs->rows[i].fmt];
 	if (cs->row_grp_cap < nids + 1) {
 		cs->row_grp_cap = nids + 1;
-		cs->row_grp = xrealloc(cs->row_grp, cs->row_grp_cap * sizeof(*cs->row_grp));
+		cs->row_grp = xreallocarray(cs->row_grp, cs->row_grp_cap, sizeof(*cs->row_grp));
 	}
 	for (i = 0; i < nrows; i++) {
 		struct cover_row *r = &cs->rows[i];
@@ -73,8 +73,8 @@ static void cover_groups(struct cover_search *cs, size_t nrows)
 	}
 	if (cs->top_cap < (size_t)cs->ngrp * cs->stride) {
 		cs->top_cap = (size_t)cs->ngrp * cs->stride;
-		cs->top = xrealloc(cs->top, cs->top_cap * sizeof(*cs->top));
-		cs->top_row = xrealloc(cs->top_row, cs->top_cap * sizeof(*cs->top_row));
+		cs->top = xreallocarray(cs->top, cs->top_cap, sizeof(*cs->top));
+		cs->top_row = xreallocarray(cs->top_row, cs->top_cap, sizeof(*cs->top_row));
 	}
 }
 
@@ -178,8 +178,8 @@ static void visit_at(struct cover_search *cs, size_t i, size_t p)
 {
 	if (cs->nvisits == cs->visits_cap) {
 		cs->visits_cap = 2 * cs->visits_cap + 256;
-		cs->visit_row = xrealloc(cs->visit_row, cs->visits_cap * sizeof(*cs->visit_row));
-		cs->visit_next = xrealloc(cs->visit_next, cs->visits_cap * sizeof(*cs->visit_next));
+		cs->visit_row = xreallocarray(cs->visit_row, cs->visits_cap, sizeof(*cs->visit_row));
+		cs->visit_next = xreallocarray(cs->visit_next, cs->visits_cap, sizeof(*cs->visit_next));
 	}
 	cs->visit_row[cs->nvisits] = i;
 	cs->visit_next[cs->nvisits] = (int32_t)p;

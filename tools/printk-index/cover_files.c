@@ -107,7 +107,7 @@ void cover_generic_bases_init(struct cover_search *cs)
 			f = cs->file_of[all->ents[e]];
 			if (cs->spec_start[f] == cs->spec_start[f + 1])
 				continue;
-			cs->gen = xrealloc(cs->gen, (cs->ngen + 1) * sizeof(*cs->gen));
+			cs->gen = xreallocarray(cs->gen, (cs->ngen + 1), sizeof(*cs->gen));
 			cs->gen[cs->ngen++] = (struct gen_base){ &all->idx->v[all->ents[e]], f };
 		}
 	}

@@ -305,26 +305,26 @@ void cover_start(struct cover_search *cs, size_t nrows, size_t tokens,
 	cs->stride = stride;
 	if (cs->rows_cap < nrows) {
 		cs->rows_cap = nrows;
-		cs->rows = xrealloc(cs->rows, nrows * sizeof(*cs->rows));
+		cs->rows = xreallocarray(cs->rows, nrows, sizeof(*cs->rows));
 	}
 	if (cs->vals_cap < need) {
 		cs->vals_cap = need;
-		cs->vals = xrealloc(cs->vals, need * sizeof(*cs->vals));
+		cs->vals = xreallocarray(cs->vals, need, sizeof(*cs->vals));
 	}
 	if (cs->tok_cap < tokens + ntok + 1) {
 		cs->tok_cap = tokens + ntok + 1;
-		cs->at_p = xrealloc(cs->at_p, cs->tok_cap * sizeof(*cs->at_p));
-		cs->fold_pos = xrealloc(cs->fold_pos, cs->tok_cap * sizeof(*cs->fold_pos));
-		cs->fold_max = xrealloc(cs->fold_max, cs->tok_cap * sizeof(*cs->fold_max));
-		cs->run_pos = xrealloc(cs->run_pos, cs->tok_cap * sizeof(*cs->run_pos));
-		cs->run_end = xrealloc(cs->run_end, cs->tok_cap * sizeof(*cs->run_end));
+		cs->at_p = xreallocarray(cs->at_p, cs->tok_cap, sizeof(*cs->at_p));
+		cs->fold_pos = xreallocarray(cs->fold_pos, cs->tok_cap, sizeof(*cs->fold_pos));
+		cs->fold_max = xreallocarray(cs->fold_max, cs->tok_cap, sizeof(*cs->fold_max));
+		cs->run_pos = xreallocarray(cs->run_pos, cs->tok_cap, sizeof(*cs->run_pos));
+		cs->run_end = xreallocarray(cs->run_end, cs->tok_cap, sizeof(*cs->run_end));
 	}
 	if (cs->pos_cap < stride) {
 		cs->pos_cap = stride;
-		cs->ends = xrealloc(cs->ends, 3 * stride * sizeof(*cs->ends));
-		cs->choice = xrealloc(cs->choice, stride * sizeof(*cs->choice));
-		cs->span_ends = xrealloc(cs->span_ends, 2 * (stride / 64 + 1) * sizeof(*cs->span_ends));
-		cs->head = xrealloc(cs->head, stride * sizeof(*cs->head));
+		cs->ends = xreallocarray(cs->ends, 3 * stride, sizeof(*cs->ends));
+		cs->choice = xreallocarray(cs->choice, stride, sizeof(*cs->choice));
+		cs->span_ends = xreallocarray(cs->span_ends, 2 * (stride / 64 + 1), sizeof(*cs->span_ends));
+		cs->head = xreallocarray(cs->head, stride, sizeof(*cs->head));
 	}
 	cs->best = cs->ends;
 	cs->tail = cs->best + stride;

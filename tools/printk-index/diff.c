@@ -93,7 +93,7 @@ static void add_pair(struct result *r, struct side *o, struct side *n)
 {
 	if (r->n == r->cap) {
 		r->cap = grow_cap(r->cap, 64);
-		r->v = xrealloc(r->v, r->cap * sizeof(*r->v));
+		r->v = xreallocarray(r->v, r->cap, sizeof(*r->v));
 	}
 	r->v[r->n].old = o;
 	r->v[r->n].new = n;

@@ -141,7 +141,7 @@ int ei_load_rels(struct ectx *c, size_t i)
 		n = r->size / sizeof(Elf64_Rela);
 		if (!n)
 			continue;
-		t->rel = xrealloc(t->rel, (t->nrel + n) * sizeof(*t->rel));
+		t->rel = xreallocarray(t->rel, (t->nrel + n), sizeof(*t->rel));
 		memcpy(t->rel + t->nrel, r->data, n * sizeof(*t->rel));
 		t->nrel += n;
 	}

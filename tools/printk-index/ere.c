@@ -43,7 +43,7 @@ static int new_node(struct parser *ps, int kind)
 {
 	if (ps->nn == ps->cap) {
 		ps->cap = grow_cap(ps->cap, 32);
-		ps->nodes = xrealloc(ps->nodes, ps->cap * sizeof(*ps->nodes));
+		ps->nodes = xreallocarray(ps->nodes, ps->cap, sizeof(*ps->nodes));
 	}
 	memset(&ps->nodes[ps->nn], 0, sizeof(ps->nodes[0]));
 	ps->nodes[ps->nn].kind = kind;
@@ -52,7 +52,7 @@ static int new_node(struct parser *ps, int kind)
 
 static uint32_t new_class(struct ere *re)
 {
-	re->cls = xrealloc(re->cls, (re->ncls + 1) * sizeof(*re->cls));
+	re->cls = xreallocarray(re->cls, (re->ncls + 1), sizeof(*re->cls));
 	memset(re->cls[re->ncls], 0, sizeof(re->cls[0]));
 	return re->ncls++;
 }
@@ -275,7 +275,7 @@ static uint32_t emit(struct parser *ps, uint8_t op, uint32_t x, uint32_t y)
 		fail(ps, "pattern too large");
 		return re->n - 1;
 	}
-	re->prog = xrealloc(re->prog, (re->n + 1) * sizeof(*re->prog));
+	re->prog = xreallocarray(re->prog, (re->n + 1), sizeof(*re->prog));
 	re->prog[re->n].op = op;
 	re->prog[re->n].x = x;
 	re->prog[re->n].y = y;
@@ -501,7 +501,7 @@ bool ere_fullmatch(const struct ere *re, const unsigned char *s, size_t n)
 		return false;
 	cells = (size_t)re->n * (n + 1);
 	if (cells > visited_cap) {
-		visited = xrealloc(visited, cells * sizeof(*visited));
+		visited = xreallocarray(visited, cells, sizeof(*visited));
 		memset(visited, 0, cells * sizeof(*visited));
 		visited_cap = cells;
 	}
@@ -513,7 +513,7 @@ bool ere_fullmatch(const struct ere *re, const unsigned char *s, size_t n)
 	 * stack never holds more than cells entries */
 	if (cells + 1 > stack_cap) {
 		stack_cap = cells + 1;
-		stack = xrealloc(stack, stack_cap * sizeof(*stack));
+		stack = xreallocarray(stack, stack_cap, sizeof(*stack));
 	}
 	stack[sp][0] = 0;
 	stack[sp][1] = 0;

@@ -29,7 +29,7 @@ static void objs_add(struct objs *o, const char *path)
 {
 	if (o->n == o->cap) {
 		o->cap = grow_cap(o->cap, 64);
-		o->v = xrealloc(o->v, o->cap * sizeof(*o->v));
+		o->v = xreallocarray(o->v, o->cap, sizeof(*o->v));
 	}
 	o->v[o->n++] = xstrdup(path);
 }

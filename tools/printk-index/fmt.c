@@ -28,7 +28,7 @@ static struct fmt_tok *add_tok(struct builder *b, int kind)
 
 	if (f->ntok == b->cap) {
 		b->cap = grow_cap(b->cap, 8);
-		f->tok = xrealloc(f->tok, b->cap * sizeof(*f->tok));
+		f->tok = xreallocarray(f->tok, b->cap, sizeof(*f->tok));
 	}
 	t = &f->tok[f->ntok++];
 	memset(t, 0, sizeof(*t));

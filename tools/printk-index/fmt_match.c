@@ -270,7 +270,7 @@ static const uint64_t *line_occ(const struct fmt_line *l, unsigned char c)
 
 	if (nw > occ_nw) {
 		occ_nw = nw;
-		occ = xrealloc(occ, 256 * nw * sizeof(uint64_t));
+		occ = xreallocarray(occ, 256 * nw, sizeof(uint64_t));
 		memset(occ_gen, 0, sizeof(occ_gen));
 	}
 	o = occ + (size_t)c * occ_nw;
@@ -306,7 +306,7 @@ static const uint64_t *line_ere_suffix(const struct fmt_line *l, const struct er
 	if (ere_line[i].gen != l->gen || l->gen != line_gen || ere_line[i].nw < nw) {
 		if (ere_line[i].nw < nw) {
 			ere_line[i].nw = nw;
-			ere_line[i].bits = xrealloc(ere_line[i].bits, nw * sizeof(uint64_t));
+			ere_line[i].bits = xreallocarray(ere_line[i].bits, nw, sizeof(uint64_t));
 		}
 		memset(ere_line[i].bits, 0, ere_line[i].nw * sizeof(uint64_t));
 		ere_starts(re, (const unsigned char *)l->msg, l->n, false, ere_line[i].bits);
@@ -351,7 +351,7 @@ static const uint64_t *line_lit_ends(const struct fmt_line *l, const char *lit, 
 	i = lit_line_n++;
 	if (lit_line[i].nw < nw) {
 		lit_line[i].nw = nw;
-		lit_line[i].bits = xrealloc(lit_line[i].bits, nw * sizeof(uint64_t));
+		lit_line[i].bits = xreallocarray(lit_line[i].bits, nw, sizeof(uint64_t));
 	}
 	bits_clear(lit_line[i].bits, nw);
 	o = line_occ(l, (unsigned char)lit[0]);
@@ -563,7 +563,7 @@ static enum fmt_result dp_match(const struct fmt *f, const struct fmt_line *l)
 
 	if (2 * nw > dp_cap) {
 		dp_cap = 2 * nw;
-		dp_buf = xrealloc(dp_buf, dp_cap * sizeof(uint64_t));
+		dp_buf = xreallocarray(dp_buf, dp_cap, sizeof(uint64_t));
 	}
 	cur = dp_buf;
 	nxt = dp_buf + nw;

@@ -28,7 +28,7 @@ static struct pi_entry *new_entry(struct pi_index *idx)
 {
 	if (idx->n == idx->cap) {
 		idx->cap = grow_cap(idx->cap, 1024);
-		idx->v = xrealloc(idx->v, idx->cap * sizeof(*idx->v));
+		idx->v = xreallocarray(idx->v, idx->cap, sizeof(*idx->v));
 	}
 	return &idx->v[idx->n];
 }

@@ -16,7 +16,7 @@ static struct rule *add_rule(struct rules *rs, const char *file, unsigned int li
 
 	if (rs->n == rs->cap) {
 		rs->cap = grow_cap(rs->cap, 16);
-		rs->v = xrealloc(rs->v, rs->cap * sizeof(*rs->v));
+		rs->v = xreallocarray(rs->v, rs->cap, sizeof(*rs->v));
 	}
 	r = &rs->v[rs->n++];
 	memset(r, 0, sizeof(*r));

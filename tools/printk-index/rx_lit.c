@@ -24,7 +24,7 @@ static void flush_factor(struct litwalk *w)
 	if (w->run.len) {
 		if (l->nf == w->fcap) {
 			w->fcap = grow_cap(w->fcap, 8);
-			l->f = xrealloc(l->f, w->fcap * sizeof(*l->f));
+			l->f = xreallocarray(l->f, w->fcap, sizeof(*l->f));
 		}
 		l->f[l->nf].s = xmalloc(w->run.len + 1);
 		memcpy(l->f[l->nf].s, w->run.p, w->run.len + 1);
@@ -101,7 +101,7 @@ static void add_leaf(struct litwalk *w, const struct rx_leaf *lf)
 
 	if (l->nleaf == w->lcap) {
 		w->lcap = grow_cap(w->lcap, 16);
-		l->leaf = xrealloc(l->leaf, w->lcap * sizeof(*l->leaf));
+		l->leaf = xreallocarray(l->leaf, w->lcap, sizeof(*l->leaf));
 	}
 	l->leaf[l->nleaf++] = *lf;
 }
@@ -228,7 +228,7 @@ static void leaves(struct litwalk *w, const struct rx_node *n, uint32_t mult)
 
 			if (l->nrun == w->rcap) {
 				w->rcap = grow_cap(w->rcap, 8);
-				l->run = xrealloc(l->run, w->rcap * sizeof(*l->run));
+				l->run = xreallocarray(l->run, w->rcap, sizeof(*l->run));
 			}
 			rr = &l->run[l->nrun++];
 			rr->s = xmalloc(nr + 1);

@@ -32,7 +32,7 @@ static uint32_t add_state(struct rx_nfa *a, int op)
 	}
 	if (a->n == a->cap) {
 		a->cap = grow_cap(a->cap, 64);
-		a->st = xrealloc(a->st, a->cap * sizeof(*a->st));
+		a->st = xreallocarray(a->st, a->cap, sizeof(*a->st));
 	}
 	s = &a->st[a->n];
 	memset(s, 0, sizeof(*s));
@@ -55,7 +55,7 @@ static uint32_t intern_cls(struct rx_nfa *a, const uint64_t cls[4])
 			return i;
 	if (a->ncls == a->clscap) {
 		a->clscap = grow_cap(a->clscap, 16);
-		a->cls = xrealloc(a->cls, a->clscap * sizeof(*a->cls));
+		a->cls = xreallocarray(a->cls, a->clscap, sizeof(*a->cls));
 	}
 	memcpy(a->cls[a->ncls], cls, sizeof(a->cls[0]));
 	return a->ncls++;

@@ -100,7 +100,7 @@ int pi_load_source(struct pi_index *idx, const char *path, struct pi_err *err)
 			continue;
 		if (n == cap) {
 			cap = grow_cap(cap, 64);
-			names = xrealloc(names, cap * sizeof(*names));
+			names = xreallocarray(names, cap, sizeof(*names));
 		}
 		names[n++] = xstrdup(de->d_name);
 	}

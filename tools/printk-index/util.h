@@ -34,6 +34,8 @@ void p_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void *xmalloc(size_t n);
 void *xcalloc(size_t n, size_t sz);
 void *xrealloc(void *p, size_t n);
+/* n elements of size bytes: out of memory rather than a wrapped product */
+void *xreallocarray(void *p, size_t n, size_t size);
 /* The next capacity of a growing array: first, then doubled (out of memory
  * rather than wrapping). */
 size_t grow_cap(size_t cap, size_t first);
