@@ -17,13 +17,27 @@
 #include "index.h"
 #include "source.h"
 
+/* Does data start like an index file: its header line, the combined
+ * header, or an ELF object? */
+static bool starts_like_index(const char *data, size_t n)
+{
+	return pi_is_elf(data, n) ||
+	       (n >= strlen(PI_HEADER) && !memcmp(data, PI_HEADER, strlen(PI_HEADER))) ||
+	       (n >= strlen(PI_HEADER_COMBINED) &&
+		!memcmp(data, PI_HEADER_COMBINED, strlen(PI_HEADER_COMBINED)));
+}
+
 /*
  * One file: vmlinux or a module (its .printk_index, elf_index.h) when it
  * starts with the ELF magic, else an index file.  Read whole, once, so
  * that a pipe or /dev/stdin works as well as a file: telling the two apart
- * must not consume what the reader then needs.
+ * must not consume what the reader then needs.  Returns 0, -1 with err
+ * set, or, with only_index, 1 for a file that does not start like an
+ * index file (in a folder, someone's README or notes: skipped; one that
+ * starts like one and breaks later is an error).
  */
-static int load_file(struct pi_index *idx, const char *path, struct pi_err *err)
+static int load_file(struct pi_index *idx, const char *path, bool only_index,
+		     struct pi_err *err)
 {
 	char *buf;
 	size_t len;
@@ -32,6 +46,10 @@ static int load_file(struct pi_index *idx, const char *path, struct pi_err *err)
 
 	if (pi_read_file(path, &buf, &len, err))
 		return -1;
+	if (only_index && !starts_like_index(buf, len)) {
+		free(buf);
+		return 1;
+	}
 	if (pi_is_elf(buf, len)) {
 		ret = pi_elf_load_buf(idx, path, buf, len, NULL, err);
 		free(buf);
@@ -53,34 +71,13 @@ static int load_file(struct pi_index *idx, const char *path, struct pi_err *err)
 	return ret;
 }
 
-/*
- * In a folder, a file that does not start like an index file (header line,
- * combined header, or an ELF object) is someone's README or notes: skipped
- * with a note. A file that starts like one and breaks later is an error.
- */
-static bool starts_like_index(const char *path)
-{
-	char head[sizeof(PI_HEADER_COMBINED)];
-	size_t n;
-	FILE *f = fopen(path, "rb");
-
-	if (!f)
-		return true;	/* let load_file() say why it cannot be read */
-	n = fread(head, 1, sizeof(head), f);
-	fclose(f);
-	return (n >= 4 && !memcmp(head, "\177ELF", 4)) ||
-	       (n >= strlen(PI_HEADER) && !memcmp(head, PI_HEADER, strlen(PI_HEADER))) ||
-	       (n >= strlen(PI_HEADER_COMBINED) &&
-		!memcmp(head, PI_HEADER_COMBINED, strlen(PI_HEADER_COMBINED)));
-}
-
 int pi_load_source(struct pi_index *idx, const char *path, struct pi_err *err)
 {
 	struct stat st;
 	struct dirent *de;
 	char **names = NULL;
 	size_t n = 0, cap = 0, i, loaded = 0;
-	int ret = -1;
+	int ret = -1, r;
 	DIR *d;
 
 	if (stat(path, &st)) {
@@ -88,7 +85,7 @@ int pi_load_source(struct pi_index *idx, const char *path, struct pi_err *err)
 		return -1;
 	}
 	if (!S_ISDIR(st.st_mode))
-		return load_file(idx, path, err);
+		return load_file(idx, path, false, err);
 
 	d = opendir(path);
 	if (!d) {
@@ -118,18 +115,14 @@ int pi_load_source(struct pi_index *idx, const char *path, struct pi_err *err)
 			free(full);
 			continue;
 		}
-		if (!starts_like_index(full)) {
+		r = load_file(idx, full, true, err);
+		if (r > 0)
 			fprintf(stderr, "printk-index: note: %s: not an index file (no index header), skipped\n",
 				full);
-			free(full);
-			continue;
-		}
-		if (load_file(idx, full, err)) {
-			free(full);
-			goto out;
-		}
-		loaded++;
 		free(full);
+		if (r < 0)
+			goto out;
+		loaded += !r;
 	}
 	if (!loaded) {
 		pi_seterr(err, "%s: no index files in folder", path);
