@@ -86,15 +86,6 @@ void chain_free(struct chain_matcher *c)
 	memset(c, 0, sizeof(*c));
 }
 
-void chain_moved(struct chain_matcher *c, struct matcher *all)
-{
-	c->all = all;
-	c->cont.idx = &c->cont_idx;
-	c->later.idx = &c->later_idx;
-	c->blank_m.idx = &c->blank_idx;
-	cover_moved(c->search, all, &c->cont);
-}
-
 static size_t first_line(const char *msg, size_t n)
 {
 	const char *nl = memchr(msg, '\n', n);

@@ -59,12 +59,6 @@ void chain_init(struct chain_matcher *c, struct matcher *all);
 void chain_free(struct chain_matcher *c);
 
 /*
- * c was copied from where chain_init() built it, and all was moved too
- * (a follower's reload): aim what points into c, and at all, anew.
- */
-void chain_moved(struct chain_matcher *c, struct matcher *all);
-
-/*
  * Split msg[0..n) (cut at its first newline) into a base piece and
  * continuation pieces; with cont_only, into continuation pieces only (a
  * record the kernel flagged as a continuation). level is the line's, or

@@ -597,12 +597,6 @@ struct cover_search *cover_new(struct matcher *all, const struct matcher *cont)
 	return cs;
 }
 
-void cover_moved(struct cover_search *cs, struct matcher *all, const struct matcher *cont)
-{
-	cs->all = all;
-	cs->cont = cont;
-}
-
 void cover_free(struct cover_search *cs)
 {
 	free(cs->cont_weight);

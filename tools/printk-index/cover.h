@@ -48,9 +48,6 @@ struct cover_search;
 struct cover_search *cover_new(struct matcher *all, const struct matcher *cont);
 void cover_free(struct cover_search *cs);
 
-/* The two matchers were moved (struct copies): where they are now. */
-void cover_moved(struct cover_search *cs, struct matcher *all, const struct matcher *cont);
-
 /*
  * The best covering of the line msg[0..n) (no newline) by a base among
  * the hits cs->all has from matching this very line, and continuation

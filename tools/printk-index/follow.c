@@ -64,28 +64,34 @@ static uint64_t folder_stamp(const char *dir)
 	return h ? h : 1;
 }
 
-static int load_index(struct follower *f, struct pi_err *err)
+/*
+ * The index the follower reads (its source, or the system's) and the
+ * matchers built on it, into *ixp; the folder it came from, to watch.
+ */
+static int load_index(struct follower *f, struct follow_index **ixp, char **watch_dir,
+		      uint64_t *watch_stamp, struct pi_err *err)
 {
+	struct follow_index *ix = xcalloc(1, sizeof(*ix));
 	const char *used = NULL;
 	struct stat st;
 
-	pi_index_init(&f->idx);
-	if (f->index_src ? pi_load_source(&f->idx, f->index_src, err) :
-			   pi_load_default(&f->idx, &used, err)) {
-		pi_index_free(&f->idx);
+	pi_index_init(&ix->idx);
+	if (f->index_src ? pi_load_source(&ix->idx, f->index_src, err) :
+			   pi_load_default(&ix->idx, &used, err)) {
+		pi_index_free(&ix->idx);
+		free(ix);
 		return -1;
 	}
 	if (f->index_src)
 		used = f->index_src;
-	free(f->watch_dir);
-	f->watch_dir = NULL;
+	*watch_dir = NULL;
 	if (used && !stat(used, &st) && S_ISDIR(st.st_mode)) {
-		f->watch_dir = xstrdup(used);
-		f->watch_stamp = folder_stamp(used);
+		*watch_dir = xstrdup(used);
+		*watch_stamp = folder_stamp(used);
 	}
-	matcher_build(&f->m, &f->idx);
-	chain_init(&f->chains, &f->m);
-	f->have_index = true;
+	matcher_build(&ix->m, &ix->idx);
+	chain_init(&ix->chains, &ix->m);
+	*ixp = ix;
 	return 0;
 }
 
@@ -93,9 +99,11 @@ static void drop_index(struct follower *f)
 {
 	if (!f->have_index)
 		return;
-	chain_free(&f->chains);
-	matcher_free(&f->m);
-	pi_index_free(&f->idx);
+	chain_free(&f->ix->chains);
+	matcher_free(&f->ix->m);
+	pi_index_free(&f->ix->idx);
+	free(f->ix);
+	f->ix = NULL;
 	f->have_index = false;
 }
 
@@ -106,8 +114,9 @@ int follower_init(struct follower *f, const char *index_src, FILE *out,
 	f->out = out;
 	f->boot_usec = boot_usec;
 	f->index_src = index_src;
-	if (load_index(f, err) && index_src)
-		return -1;
+	if (load_index(f, &f->ix, &f->watch_dir, &f->watch_stamp, err))
+		return index_src ? -1 : 0;
+	f->have_index = true;
 	return 0;
 }
 
@@ -123,24 +132,18 @@ void follower_free(struct follower *f)
 
 int follower_reload(struct follower *f, struct pi_err *err)
 {
-	struct follower fresh = *f;
+	struct follow_index *ix;
+	uint64_t stamp = 0;
+	char *dir;
 
 	/* build the new index beside the old one, which stays on failure */
-	fresh.watch_dir = f->watch_dir ? xstrdup(f->watch_dir) : NULL;
-	if (load_index(&fresh, err)) {
-		free(fresh.watch_dir);
+	if (load_index(f, &ix, &dir, &stamp, err))
 		return -1;
-	}
-	free(f->watch_dir);
 	drop_index(f);
-	f->idx = fresh.idx;
-	f->m = fresh.m;
-	f->chains = fresh.chains;
-	/* the matchers point at the index they were built on: re-aim them */
-	f->m.idx = &f->idx;
-	chain_moved(&f->chains, &f->m);
-	f->watch_dir = fresh.watch_dir;
-	f->watch_stamp = fresh.watch_stamp;
+	free(f->watch_dir);
+	f->ix = ix;
+	f->watch_dir = dir;
+	f->watch_stamp = stamp;
 	f->have_index = true;
 	f->st.reloads++;
 	return 0;
@@ -236,16 +239,16 @@ static void attribute_cont(struct follower *f, const struct kmsg_record *rec,
 		sbuf_add(&f->joined, rec->msg, rec->len);
 		/* the level is the base's: a piece the kernel could not
 		 * append got the default level */
-		attribute_message(&f->chains, f->joined.p, f->joined.len, f->prev_level, a);
+		attribute_message(&f->ix->chains, f->joined.p, f->joined.len, f->prev_level, a);
 		if (a->chained) {
 			*joined = true;
 			return;
 		}
 	}
-	attribute_message(&f->chains, rec->msg, rec->len, rec->level, a);
+	attribute_message(&f->ix->chains, rec->msg, rec->len, rec->level, a);
 	if (a->single.status == MATCH_SPECIFIC && !a->single.prefix)
 		return;
-	if (chain_match(&f->chains, rec->msg, rec->len, -1, true, &a->chain))
+	if (chain_match(&f->ix->chains, rec->msg, rec->len, -1, true, &a->chain))
 		a->chained = true;
 }
 
@@ -262,7 +265,7 @@ static void attribute_record(struct follower *f, const struct kmsg_record *rec,
 	if (cont)
 		attribute_cont(f, rec, a, joined);
 	else
-		attribute_message(&f->chains, rec->msg, rec->len, rec->level, a);
+		attribute_message(&f->ix->chains, rec->msg, rec->len, rec->level, a);
 	if (a->chained || a->single.status == MATCH_SPECIFIC)
 		return;
 	if (may_reload && index_folder_changed(f)) {

@@ -22,9 +22,13 @@ struct follower {
 	int64_t boot_usec;		/* wall clock = boot_usec + ts_usec */
 	const char *index_src;		/* NULL: the system's index */
 	bool have_index;
-	struct pi_index idx;
-	struct matcher m;
-	struct chain_matcher chains;
+	/* the index and what is built on it, which point into each other:
+	 * one allocation, replaced whole by a reload, never copied */
+	struct follow_index {
+		struct pi_index idx;
+		struct matcher m;
+		struct chain_matcher chains;
+	} *ix;
 	/* the folder the index was read from, to notice modules coming */
 	char *watch_dir;
 	uint64_t watch_stamp;

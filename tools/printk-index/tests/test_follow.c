@@ -328,7 +328,7 @@ static void test_reload(void)
 	}
 	put_file(dir, "vmlinux", PI_HEADER "\n<6> init/main.c:1 start \"booting %s\\n\"\n");
 	CHECK_INT(follower_init(&f, dir, out, 0, &err), 0);
-	CHECK_INT(f.idx.n, 1);
+	CHECK_INT(f.ix->idx.n, 1);
 	put_file(dir, "newmod", PI_HEADER "\n<6> newmod.c:7 newmod_init \"newmod: hello %d\\n\"\n"
 		 "<6> newmod.c:8 newmod_count \"newmod: counting\"\n"
 		 "<c> newmod.c:9 newmod_count \" %d\"\n"
@@ -339,7 +339,7 @@ static void test_reload(void)
 	fflush(out);
 	CHECK_HAS(text, "\"attribution\":{\"module\":\"newmod\",\"file\":\"newmod.c\",\"line\":7,");
 	CHECK_INT(f.st.reloads, 1);
-	CHECK_INT(f.idx.n, 7);
+	CHECK_INT(f.ix->idx.n, 7);
 	/* after the reload, the matchers the follower moved into place are
 	 * whole: KERN_CONT pieces, a later line, a stripped trailing blank */
 	follower_record(&f, "6,5,6,-;newmod: counting 1 2 done\n", 35);
@@ -359,7 +359,7 @@ static void test_reload(void)
 	snprintf(path, sizeof(path), "%s/newmod", dir);
 	unlink(path);
 	CHECK_INT(follower_reload(&f, &err), 0);
-	CHECK_INT(f.idx.n, 1);
+	CHECK_INT(f.ix->idx.n, 1);
 	follower_record(&f, "6,3,4,-;newmod: hello 43\n", 25);
 	fflush(out);
 	CHECK_HAS(text, "\"message\":\"newmod: hello 43\",\"dict\":{},\"class\":\"unattributed\",\"attribution\":null}");
@@ -367,7 +367,7 @@ static void test_reload(void)
 	 * index header would be skipped: this one breaks after it) */
 	put_file(dir, "broken", PI_HEADER "\n<3> a.c:10 f \"bro\\ken\\n\"\n");
 	CHECK_INT(follower_reload(&f, &err), -1);
-	CHECK_INT(f.idx.n, 1);
+	CHECK_INT(f.ix->idx.n, 1);
 	CHECK_INT(f.have_index, 1);
 	follower_free(&f);
 	fclose(out);
