@@ -60,24 +60,6 @@ bool ere_reach(const struct ere *re, const unsigned char *s, size_t n,
 	       const uint64_t *starts, size_t lim, uint64_t *ends,
 	       unsigned long *work);
 
-static inline void cls_negate(uint64_t cls[4])
-{
-	int i;
-
-	for (i = 0; i < 4; i++)
-		cls[i] = ~cls[i];
-}
-
-static inline bool cls_has(const uint64_t c[4], unsigned char ch)
-{
-	return c[ch >> 6] >> (ch & 63) & 1;
-}
-
-static inline void cls_set(uint64_t c[4], unsigned char ch)
-{
-	c[ch >> 6] |= 1ULL << (ch & 63);
-}
-
 /*
  * Start positions, by one backwards pass: bit p of out (positions 0..n) is
  * set when s[p..n) matches (any_end false), or when some s[p..e), e <= n,

@@ -4,7 +4,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ere.h"	/* cls_has(), cls_set() */
 #include "rx.h"
 
 #define RX_MAX_DEPTH 200

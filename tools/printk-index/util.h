@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Small helpers shared by all of printk-index: allocation that never
- * returns NULL, a growable byte buffer and a bump allocator.
+ * returns NULL, a growable byte buffer, a bump allocator and byte sets.
  */
 #ifndef PI_UTIL_H
 #define PI_UTIL_H
@@ -113,5 +113,24 @@ struct arena {
 void *arena_alloc(struct arena *a, size_t n);
 char *arena_strndup(struct arena *a, const char *s, size_t n);
 void arena_free(struct arena *a);
+
+/* Byte sets: 256 bits, one per byte value (regex classes, format bytes). */
+static inline void cls_negate(uint64_t cls[4])
+{
+	int i;
+
+	for (i = 0; i < 4; i++)
+		cls[i] = ~cls[i];
+}
+
+static inline bool cls_has(const uint64_t c[4], unsigned char ch)
+{
+	return c[ch >> 6] >> (ch & 63) & 1;
+}
+
+static inline void cls_set(uint64_t c[4], unsigned char ch)
+{
+	c[ch >> 6] |= 1ULL << (ch & 63);
+}
 
 #endif
