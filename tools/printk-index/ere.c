@@ -1,10 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
-/* The small regular expressions of the %p models (ere.h): parser and
- * matcher, bounded by a visited set. */
+/*
+ * The matcher's automaton of a conversion model (ere.h): the model's
+ * regular expression, parsed by rx.c, as a small Thompson program, run
+ * as a DFA when one of at most ERE_DFA_MAX states exists, otherwise by
+ * a bit-parallel NFA or by backtracking bounded by a visited set.
+ */
 #include <stdlib.h>
 #include <string.h>
 
 #include "ere.h"
+#include "rx.h"
 
 enum { OP_CLASS, OP_SPLIT, OP_JMP, OP_MATCH };
 
@@ -13,218 +18,37 @@ struct ere_inst {
 	uint32_t x, y;	/* CLASS: class index; SPLIT: x then y; JMP: x */
 };
 
-/* AST, built first so that quantifiers can repeat any sub-expression. */
-enum { N_EMPTY, N_CLASS, N_CAT, N_ALT, N_REP };
+/* Bounds the size of the expanded program: a number() model of width w
+ * takes about 40 w instructions, and the widest kernel formats are
+ * about 20 (%016llx); a wider one is left without a model (fmt.c). */
+#define ERE_MAX_INST 16384
 
-struct node {
-	int kind;
-	int a, b;		/* children */
-	uint32_t cls;
-	uint32_t rmin, rmax;	/* N_REP */
-};
-
-struct parser {
-	const char *p;
-	struct node *nodes;
-	int nn, cap;
+struct gen {
 	struct ere *re;
-	struct pi_err *err;
-	int depth;
+	bool reverse;	/* the program of the reversed language */
 	bool failed;
-	bool reverse;	/* generate the program of the reversed language */
+	const char *why;
 };
 
-/* Bounds the size of the expanded program: models are tiny, and a fuzzed
- * pattern must not blow up through nested counted repetitions. */
-#define ERE_MAX_INST 4096
-#define ERE_MAX_REP 255
-
-static int new_node(struct parser *ps, int kind)
+static void fail(struct gen *g, const char *why)
 {
-	if (ps->nn == ps->cap) {
-		ps->cap = grow_cap(ps->cap, 32);
-		ps->nodes = xreallocarray(ps->nodes, ps->cap, sizeof(*ps->nodes));
-	}
-	memset(&ps->nodes[ps->nn], 0, sizeof(ps->nodes[0]));
-	ps->nodes[ps->nn].kind = kind;
-	return ps->nn++;
+	if (!g->failed)
+		g->why = why;
+	g->failed = true;
 }
 
-static uint32_t new_class(struct ere *re)
+/* The class's index, the same for equal classes: fewer byte classes in
+ * the DFA. */
+static uint32_t class_of(struct ere *re, const uint64_t c[4])
 {
-	re->cls = xreallocarray(re->cls, (re->ncls + 1), sizeof(*re->cls));
-	memset(re->cls[re->ncls], 0, sizeof(re->cls[0]));
+	uint32_t i;
+
+	for (i = 0; i < re->ncls; i++)
+		if (!memcmp(re->cls[i], c, sizeof(re->cls[0])))
+			return i;
+	re->cls = xreallocarray(re->cls, re->ncls + 1, sizeof(*re->cls));
+	memcpy(re->cls[re->ncls], c, sizeof(re->cls[0]));
 	return re->ncls++;
-}
-
-static void fail(struct parser *ps, const char *what)
-{
-	if (!ps->failed)
-		pi_seterr(ps->err, "regex: %s at '%.10s'", what, ps->p);
-	ps->failed = true;
-}
-
-static int parse_alt(struct parser *ps);
-
-static int parse_bracket(struct parser *ps)
-{
-	int n = new_node(ps, N_CLASS);
-	uint32_t c = new_class(ps->re);
-	uint64_t *set = ps->re->cls[c];
-	bool neg = false, first = true;
-	int i;
-
-	ps->p++;	/* '[' */
-	if (*ps->p == '^') {
-		neg = true;
-		ps->p++;
-	}
-	while (*ps->p && (*ps->p != ']' || first)) {
-		unsigned char lo = *ps->p++, hi = lo;
-
-		first = false;
-		if (ps->p[0] == '-' && ps->p[1] && ps->p[1] != ']') {
-			hi = ps->p[1];
-			ps->p += 2;
-		}
-		if (hi < lo) {
-			fail(ps, "bad range");
-			return n;
-		}
-		for (i = lo; i <= hi; i++)
-			cls_set(set, i);
-	}
-	if (*ps->p != ']') {
-		fail(ps, "unterminated [");
-		return n;
-	}
-	ps->p++;
-	if (neg)
-		for (i = 0; i < 4; i++)
-			set[i] = ~set[i];
-	ps->nodes[n].cls = c;
-	return n;
-}
-
-static int parse_atom(struct parser *ps)
-{
-	unsigned char ch = *ps->p;
-	int n;
-
-	if (ch == '(') {
-		ps->p++;
-		if (++ps->depth > 32) {
-			fail(ps, "nesting too deep");
-			return new_node(ps, N_EMPTY);
-		}
-		n = parse_alt(ps);
-		ps->depth--;
-		if (*ps->p != ')')
-			fail(ps, "missing )");
-		else
-			ps->p++;
-		return n;
-	}
-	if (ch == '[')
-		return parse_bracket(ps);
-	n = new_node(ps, N_CLASS);
-	ps->nodes[n].cls = new_class(ps->re);
-	if (ch == '.') {
-		memset(ps->re->cls[ps->nodes[n].cls], 0xff, sizeof(ps->re->cls[0]));
-		ps->p++;
-		return n;
-	}
-	if (ch == '\\') {
-		ps->p++;
-		ch = *ps->p;
-		if (!ch) {
-			fail(ps, "trailing backslash");
-			return n;
-		}
-	} else if (strchr("*+?{})|", ch)) {
-		fail(ps, "unexpected operator");
-		return n;
-	}
-	cls_set(ps->re->cls[ps->nodes[n].cls], ch);
-	ps->p++;
-	return n;
-}
-
-static uint32_t parse_num(struct parser *ps)
-{
-	uint32_t v = 0;
-
-	if (*ps->p < '0' || *ps->p > '9')
-		fail(ps, "expected a number");
-	while (*ps->p >= '0' && *ps->p <= '9') {
-		v = v * 10 + (*ps->p++ - '0');
-		if (v > ERE_MAX_REP) {
-			fail(ps, "repeat count too large");
-			return 0;
-		}
-	}
-	return v;
-}
-
-static int parse_seq(struct parser *ps)
-{
-	int left = -1;
-
-	while (*ps->p && *ps->p != '|' && *ps->p != ')' && !ps->failed) {
-		int atom = parse_atom(ps);
-
-		while (!ps->failed && *ps->p && strchr("*+?{", *ps->p)) {
-			int r = new_node(ps, N_REP);
-			uint32_t lo = 0, hi = ERE_INF;
-
-			switch (*ps->p++) {
-			case '*': break;
-			case '+': lo = 1; break;
-			case '?': hi = 1; break;
-			case '{':
-				lo = hi = parse_num(ps);
-				if (*ps->p == ',') {
-					ps->p++;
-					hi = *ps->p == '}' ? ERE_INF : parse_num(ps);
-				}
-				if (*ps->p != '}' || hi < lo)
-					fail(ps, "bad {m,n}");
-				else
-					ps->p++;
-			}
-			ps->nodes[r].a = atom;
-			ps->nodes[r].rmin = lo;
-			ps->nodes[r].rmax = hi;
-			atom = r;
-		}
-		if (left < 0) {
-			left = atom;
-		} else {
-			int c = new_node(ps, N_CAT);
-
-			ps->nodes[c].a = left;
-			ps->nodes[c].b = atom;
-			left = c;
-		}
-	}
-	return left < 0 ? new_node(ps, N_EMPTY) : left;
-}
-
-static int parse_alt(struct parser *ps)
-{
-	int left = parse_seq(ps);
-
-	while (*ps->p == '|' && !ps->failed) {
-		int n = new_node(ps, N_ALT), right;
-
-		ps->p++;
-		/* parse first: it may move ps->nodes */
-		right = parse_seq(ps);
-		ps->nodes[n].a = left;
-		ps->nodes[n].b = right;
-		left = n;
-	}
-	return left;
 }
 
 static uint32_t sat_add(uint32_t a, uint32_t b)
@@ -239,101 +63,148 @@ static uint32_t sat_mul(uint32_t a, uint32_t b)
 	return a > ERE_INF / b ? ERE_INF : a * b;
 }
 
-static void bounds(struct parser *ps, int n, uint32_t *lo, uint32_t *hi)
+static void bounds(const struct rx_node *nd, uint32_t *lo, uint32_t *hi)
 {
-	struct node *nd = &ps->nodes[n];
-	uint32_t l1, h1, l2, h2;
+	const struct rx_node *k;
+	uint32_t l1, h1;
+	bool first = true;
 
+	*lo = *hi = 0;
 	switch (nd->kind) {
-	case N_EMPTY: *lo = *hi = 0; return;
-	case N_CLASS: *lo = *hi = 1; return;
-	case N_CAT:
-		bounds(ps, nd->a, &l1, &h1);
-		bounds(ps, nd->b, &l2, &h2);
-		*lo = sat_add(l1, l2);
-		*hi = sat_add(h1, h2);
+	case RN_CLS:
+		*lo = *hi = 1;
 		return;
-	case N_ALT:
-		bounds(ps, nd->a, &l1, &h1);
-		bounds(ps, nd->b, &l2, &h2);
-		*lo = l1 < l2 ? l1 : l2;
-		*hi = h1 > h2 ? h1 : h2;
+	case RN_CAT:
+		for (k = nd->kid; k; k = k->next) {
+			bounds(k, &l1, &h1);
+			*lo = sat_add(*lo, l1);
+			*hi = sat_add(*hi, h1);
+		}
 		return;
-	case N_REP:
-		bounds(ps, nd->a, &l1, &h1);
-		*lo = sat_mul(l1, nd->rmin);
-		*hi = nd->rmax == ERE_INF ? (h1 ? ERE_INF : 0) : sat_mul(h1, nd->rmax);
+	case RN_ALT:
+		for (k = nd->kid; k; k = k->next, first = false) {
+			bounds(k, &l1, &h1);
+			*lo = first || l1 < *lo ? l1 : *lo;
+			*hi = h1 > *hi ? h1 : *hi;
+		}
+		return;
+	case RN_REP:
+		bounds(nd->kid, &l1, &h1);
+		*lo = sat_mul(l1, nd->min);
+		*hi = nd->max == RX_INF ? (h1 ? ERE_INF : 0) : sat_mul(h1, nd->max);
 		return;
 	}
 }
 
-static uint32_t emit(struct parser *ps, uint8_t op, uint32_t x, uint32_t y)
+static uint32_t emit(struct gen *g, uint8_t op, uint32_t x, uint32_t y)
 {
-	struct ere *re = ps->re;
+	struct ere *re = g->re;
 
 	if (re->n >= ERE_MAX_INST) {
-		fail(ps, "pattern too large");
+		fail(g, "pattern too large");
 		return re->n - 1;
 	}
-	re->prog = xreallocarray(re->prog, (re->n + 1), sizeof(*re->prog));
+	re->prog = xreallocarray(re->prog, re->n + 1, sizeof(*re->prog));
 	re->prog[re->n].op = op;
 	re->prog[re->n].x = x;
 	re->prog[re->n].y = y;
 	return re->n++;
 }
 
-static void gen(struct parser *ps, int n)
+static void gen(struct gen *g, const struct rx_node *nd);
+
+/* A concatenation, backwards for the reversed language. */
+static void gen_cat(struct gen *g, const struct rx_node *kid)
 {
-	struct node nd = ps->nodes[n];
-	struct ere *re = ps->re;
-	uint32_t i, s, j;
+	const struct rx_node **v = NULL, *k;
+	size_t n = 0, i;
 
-	if (ps->failed)
+	if (!g->reverse) {
+		for (k = kid; k; k = k->next)
+			gen(g, k);
 		return;
-	switch (nd.kind) {
-	case N_EMPTY:
-		return;
-	case N_CLASS:
-		emit(ps, OP_CLASS, nd.cls, 0);
-		return;
-	case N_CAT:
-		gen(ps, ps->reverse ? nd.b : nd.a);
-		gen(ps, ps->reverse ? nd.a : nd.b);
-		return;
-	case N_ALT:
-		s = emit(ps, OP_SPLIT, 0, 0);
+	}
+	for (k = kid; k; k = k->next) {
+		v = xreallocarray(v, n + 1, sizeof(*v));
+		v[n++] = k;
+	}
+	for (i = n; i-- > 0;)
+		gen(g, v[i]);
+	free(v);
+}
+
+/* a|b|c: a split before each alternative but the last, a jump after it */
+static void gen_alt(struct gen *g, const struct rx_node *kid)
+{
+	struct ere *re = g->re;
+	uint32_t *jumps = NULL, nj = 0, s, i;
+	const struct rx_node *k;
+
+	for (k = kid; k && !g->failed; k = k->next) {
+		if (!k->next) {
+			gen(g, k);
+			break;
+		}
+		s = emit(g, OP_SPLIT, 0, 0);
 		re->prog[s].x = re->n;
-		gen(ps, nd.a);
-		j = emit(ps, OP_JMP, 0, 0);
+		gen(g, k);
+		jumps = xreallocarray(jumps, nj + 1, sizeof(*jumps));
+		jumps[nj++] = emit(g, OP_JMP, 0, 0);
 		re->prog[s].y = re->n;
-		gen(ps, nd.b);
-		re->prog[j].x = re->n;
-		return;
-	case N_REP:
-		for (i = 0; i < nd.rmin && !ps->failed; i++)
-			gen(ps, nd.a);
-		if (nd.rmax == ERE_INF) {
-			s = emit(ps, OP_SPLIT, 0, 0);
-			re->prog[s].x = re->n;
-			gen(ps, nd.a);
-			emit(ps, OP_JMP, s, 0);
-			re->prog[s].y = re->n;
-			return;
-		}
-		/* x{2,4} = xx(x(x)?)? : each optional copy may skip to the end */
-		{
-			uint32_t *splits = xcalloc(nd.rmax - nd.rmin + 1, sizeof(*splits));
-			uint32_t k = 0;
+	}
+	for (i = 0; i < nj; i++)
+		re->prog[jumps[i]].x = re->n;
+	free(jumps);
+}
 
-			for (i = nd.rmin; i < nd.rmax && !ps->failed; i++) {
-				splits[k++] = emit(ps, OP_SPLIT, 0, 0);
-				re->prog[splits[k - 1]].x = re->n;
-				gen(ps, nd.a);
-			}
-			for (i = 0; i < k; i++)
-				re->prog[splits[i]].y = re->n;
-			free(splits);
-		}
+static void gen_rep(struct gen *g, const struct rx_node *nd)
+{
+	struct ere *re = g->re;
+	uint32_t i, s, k = 0, *splits;
+
+	for (i = 0; i < nd->min && !g->failed; i++)
+		gen(g, nd->kid);
+	if (nd->max == RX_INF) {
+		s = emit(g, OP_SPLIT, 0, 0);
+		re->prog[s].x = re->n;
+		gen(g, nd->kid);
+		emit(g, OP_JMP, s, 0);
+		re->prog[s].y = re->n;
+		return;
+	}
+	/* x{2,4} = xx(x(x)?)? : each optional copy may skip to the end */
+	splits = xcalloc(nd->max - nd->min + 1, sizeof(*splits));
+	for (i = nd->min; i < nd->max && !g->failed; i++) {
+		splits[k++] = emit(g, OP_SPLIT, 0, 0);
+		re->prog[splits[k - 1]].x = re->n;
+		gen(g, nd->kid);
+	}
+	for (i = 0; i < k; i++)
+		re->prog[splits[i]].y = re->n;
+	free(splits);
+}
+
+static void gen(struct gen *g, const struct rx_node *nd)
+{
+	if (g->failed)
+		return;
+	switch (nd->kind) {
+	case RN_EMPTY:
+		return;
+	case RN_CLS:
+		emit(g, OP_CLASS, class_of(g->re, nd->cls), 0);
+		return;
+	case RN_CAT:
+		gen_cat(g, nd->kid);
+		return;
+	case RN_ALT:
+		gen_alt(g, nd->kid);
+		return;
+	case RN_REP:
+		gen_rep(g, nd);
+		return;
+	case RN_ASSERT:
+		fail(g, "an assertion in a model");
 		return;
 	}
 }
@@ -421,38 +292,200 @@ static void nfa_tables(const struct ere *re, const struct ere_inst *prog, uint32
 	free(seen);
 }
 
+/*
+ * The DFA, by subset construction over byte classes (bytes no class of
+ * the program tells apart share a column). A state is the set of CLASS
+ * and MATCH instructions reachable without consuming a byte; state 0 is
+ * the empty set (dead), state 1 the start.
+ */
+struct dfa_build {
+	const struct ere *re;
+	uint32_t nw;		/* 64-bit words of a state's set */
+	uint64_t *sets;		/* [state][nw] */
+	uint32_t n, cap;
+	uint32_t *slot;		/* hash table of states, 0 empty */
+	uint32_t nslot;
+	uint8_t *seen;		/* closure() scratch */
+	uint32_t *todo;
+};
+
+static void closure(struct dfa_build *b, uint32_t pc, uint64_t *set)
+{
+	const struct ere_inst *prog = b->re->prog;
+	uint32_t nt = 0, n = b->re->n;
+
+	b->todo[nt++] = pc;
+	while (nt) {
+		pc = b->todo[--nt];
+		if (pc >= n || b->seen[pc])
+			continue;
+		b->seen[pc] = 1;
+		if (prog[pc].op == OP_SPLIT) {
+			b->todo[nt++] = prog[pc].x;
+			b->todo[nt++] = prog[pc].y;
+		} else if (prog[pc].op == OP_JMP) {
+			b->todo[nt++] = prog[pc].x;
+		} else {
+			set[pc / 64] |= 1ULL << (pc % 64);
+		}
+	}
+}
+
+static uint32_t set_hash(const uint64_t *set, uint32_t nw)
+{
+	uint64_t h = 14695981039346656037ULL;
+	uint32_t w;
+
+	for (w = 0; w < nw; w++)
+		h = (h ^ set[w]) * 1099511628211ULL;
+	return (uint32_t)(h ^ h >> 32);
+}
+
+/* The state of set, added if new; 0 for the empty set, -1 when full. */
+static int64_t dfa_state(struct dfa_build *b, const uint64_t *set)
+{
+	uint32_t h, w, id;
+	uint64_t any = 0;
+
+	for (w = 0; w < b->nw; w++)
+		any |= set[w];
+	if (!any)
+		return 0;
+	for (h = set_hash(set, b->nw) & (b->nslot - 1);; h = (h + 1) & (b->nslot - 1)) {
+		id = b->slot[h];
+		if (!id)
+			break;
+		if (!memcmp(&b->sets[(size_t)id * b->nw], set, b->nw * sizeof(uint64_t)))
+			return id;
+	}
+	if (b->n == ERE_DFA_MAX)
+		return -1;
+	if (b->n == b->cap) {
+		b->cap = grow_cap(b->cap, 64);
+		b->sets = xreallocarray(b->sets, (size_t)b->cap * b->nw, sizeof(uint64_t));
+	}
+	memcpy(&b->sets[(size_t)b->n * b->nw], set, b->nw * sizeof(uint64_t));
+	b->slot[h] = b->n;
+	return b->n++;
+}
+
+/* Bytes in the same classes of the program get the same column. */
+static void byte_classes(struct ere *re, unsigned char rep[256])
+{
+	int16_t in[256], out[256];
+	uint32_t i, nbc = 1;
+	int c;
+
+	memset(re->bytecls, 0, sizeof(re->bytecls));
+	for (i = 0; i < re->ncls; i++) {
+		uint32_t next = 0;
+
+		memset(in, -1, sizeof(in));
+		memset(out, -1, sizeof(out));
+		for (c = 0; c < 256; c++) {
+			int16_t *to = cls_has(re->cls[i], c) ? &in[re->bytecls[c]]
+							     : &out[re->bytecls[c]];
+
+			if (*to < 0)
+				*to = next++;
+			re->bytecls[c] = *to;
+		}
+		nbc = next;
+	}
+	for (c = 255; c >= 0; c--)
+		rep[re->bytecls[c]] = c;
+	re->nbc = nbc;
+}
+
+static void dfa_build(struct ere *re)
+{
+	struct dfa_build b = { .re = re, .nw = (re->n + 63) / 64, .nslot = 2 * ERE_DFA_MAX };
+	uint64_t *next = xcalloc(b.nw, sizeof(uint64_t));
+	unsigned char rep[256];
+	uint32_t s, k, pc;
+	int64_t to;
+
+	byte_classes(re, rep);
+	b.slot = xcalloc(b.nslot, sizeof(*b.slot));
+	b.seen = xcalloc(re->n, 1);
+	b.todo = xcalloc(2 * (size_t)re->n + 2, sizeof(*b.todo));
+	b.n = 1;	/* state 0, dead, has no set in the table */
+	b.cap = 64;
+	b.sets = xcalloc((size_t)b.cap * b.nw, sizeof(uint64_t));
+	closure(&b, 0, next);
+	dfa_state(&b, next);
+	re->dfa = xcalloc(re->nbc, sizeof(*re->dfa));	/* row 0: dead */
+	for (s = 1; s < b.n; s++) {
+		re->dfa = xreallocarray(re->dfa, (size_t)(s + 1) * re->nbc, sizeof(*re->dfa));
+		for (k = 0; k < re->nbc; k++) {
+			const uint64_t *set = &b.sets[(size_t)s * b.nw];
+
+			memset(next, 0, b.nw * sizeof(uint64_t));
+			memset(b.seen, 0, re->n);
+			for (pc = 0; pc < re->n; pc++)
+				if ((set[pc / 64] >> (pc % 64) & 1) && re->prog[pc].op == OP_CLASS &&
+				    cls_has(re->cls[re->prog[pc].x], rep[k]))
+					closure(&b, pc + 1, next);
+			to = dfa_state(&b, next);
+			if (to < 0)
+				goto too_big;
+			re->dfa[(size_t)s * re->nbc + k] = to;
+		}
+	}
+	re->ndfa = b.n;
+	re->dfa_accept = xcalloc(b.n, 1);
+	pc = re->n - 1;	/* OP_MATCH */
+	for (s = 1; s < b.n; s++)
+		re->dfa_accept[s] = b.sets[(size_t)s * b.nw + pc / 64] >> (pc % 64) & 1;
+	goto out;
+too_big:
+	free(re->dfa);
+	re->dfa = NULL;
+out:
+	free(next);
+	free(b.slot);
+	free(b.seen);
+	free(b.todo);
+	free(b.sets);
+}
+
+/* The program of the language, or of its reverse, ending in OP_MATCH. */
+static void program(struct gen *g, const struct rx_node *root, bool reverse)
+{
+	g->re->prog = NULL;
+	g->re->n = 0;
+	g->reverse = reverse;
+	gen(g, root);
+	emit(g, OP_MATCH, 0, 0);
+}
+
 int ere_compile(struct ere *re, const char *pattern, struct pi_err *err)
 {
-	struct parser ps = { .p = pattern, .re = re, .err = err };
-	uint32_t i;
-	int root, k;
+	struct gen g = { .re = re };
+	struct ere_inst *fwd;
+	struct rx rx;
+	uint32_t i, nfwd;
+	int k;
 
 	memset(re, 0, sizeof(*re));
-	root = parse_alt(&ps);
-	if (!ps.failed && *ps.p)
-		fail(&ps, "unbalanced )");
-	if (!ps.failed) {
-		bounds(&ps, root, &re->minlen, &re->maxlen);
-		gen(&ps, root);
-		emit(&ps, OP_MATCH, 0, 0);
+	if (rx_parse(&rx, pattern, strlen(pattern), err))
+		return -1;
+	bounds(rx.root, &re->minlen, &re->maxlen);
+	program(&g, rx.root, true);
+	re->rprog = re->prog;
+	re->rn = re->n;
+	fwd = re->prog = NULL;
+	nfwd = 0;
+	if (!g.failed) {
+		program(&g, rx.root, false);
+		fwd = re->prog;
+		nfwd = re->n;
 	}
-	if (!ps.failed) {
-		/* the same language read backwards, for suffix questions */
-		struct ere_inst *fwd = re->prog;
-		uint32_t nfwd = re->n;
-
-		re->prog = NULL;
-		re->n = 0;
-		ps.reverse = true;
-		gen(&ps, root);
-		emit(&ps, OP_MATCH, 0, 0);
-		re->rprog = re->prog;
-		re->rn = re->n;
-		re->prog = fwd;
-		re->n = nfwd;
-	}
-	free(ps.nodes);
-	if (ps.failed) {
+	rx_free(&rx);
+	re->prog = fwd;
+	re->n = nfwd;
+	if (g.failed) {
+		pi_seterr(err, "regex: %s", g.why);
 		ere_free(re);
 		return -1;
 	}
@@ -462,6 +495,7 @@ int ere_compile(struct ere *re, const char *pattern, struct pi_err *err)
 	first_set(re);
 	nfa_tables(re, re->prog, re->n, &re->nw, &re->closure, &re->step);
 	nfa_tables(re, re->rprog, re->rn, &re->rnw, &re->rclosure, &re->rstep);
+	dfa_build(re);
 	return 0;
 }
 
@@ -474,6 +508,8 @@ void ere_free(struct ere *re)
 	free(re->rprog);
 	free(re->rclosure);
 	free(re->rstep);
+	free(re->dfa);
+	free(re->dfa_accept);
 	memset(re, 0, sizeof(*re));
 }
 
@@ -488,6 +524,23 @@ static uint32_t visit_gen;
 static uint32_t (*stack)[2];
 static size_t stack_cap;
 
+/* A whole match (or, prefix, a match of some prefix) by the DFA. */
+static bool dfa_run(const struct ere *re, const unsigned char *s, size_t n, bool prefix)
+{
+	const uint16_t *dfa = re->dfa;
+	uint32_t st = 1, nbc = re->nbc;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (prefix && re->dfa_accept[st])
+			return true;
+		st = dfa[st * nbc + re->bytecls[s[i]]];
+		if (!st)
+			return false;
+	}
+	return re->dfa_accept[st];
+}
+
 bool ere_fullmatch(const struct ere *re, const unsigned char *s, size_t n)
 {
 	size_t cells, sp = 0;
@@ -495,6 +548,8 @@ bool ere_fullmatch(const struct ere *re, const unsigned char *s, size_t n)
 
 	if (n < re->minlen || (re->maxlen != ERE_INF && n > re->maxlen))
 		return false;
+	if (re->dfa)
+		return dfa_run(re, s, n, false);
 	if (n && !cls_has(re->first, s[0]))
 		return false;
 	if (n >= UINT32_MAX / 2)
@@ -670,6 +725,8 @@ int ere_prefix(const struct ere *re, const unsigned char *s, size_t n)
 	uint32_t nw = re->nw, w, mpc = re->n - 1;
 	size_t pos;
 
+	if (re->dfa)
+		return dfa_run(re, s, n, true);
 	if (!nw)
 		return -1;
 	memcpy(cur, re->closure, nw * sizeof(uint64_t));

@@ -1,14 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * A very small extended-regular-expression engine, used to describe what
- * the kernel's %p extensions print (a MAC address, an IPv4 address, a
- * symbol...). The syntax is a subset of POSIX ERE so the same model
- * strings feed regcomp() in the benchmark's naive baseline:
- *   literals, \x quoting, '.', [a-z] / [^...] classes, ( ), |,
- *   and the ? * + {m} {m,} {m,n} quantifiers.
- * Only whole-string matches are needed (the span of one conversion), done
- * by backtracking with a visited set, so the cost is bounded by
- * program size x span length.
+ * The matcher's automaton of a conversion model: what a %p extension
+ * (a MAC address, an IPv4 address, a symbol...) can print, as a regular
+ * expression in rx.h's syntax, parsed by rx.c like check's rules and
+ * compiled into a small Thompson program. Only whole-span questions are
+ * asked (the span of one conversion): a DFA answers them when it has at
+ * most ERE_DFA_MAX states, otherwise backtracking with a visited set,
+ * bounded by program size x span length; bit-parallel NFA tables answer
+ * the many-starts questions (ere_reach(), ere_starts()).
  */
 #ifndef PI_ERE_H
 #define PI_ERE_H
@@ -41,9 +40,17 @@ struct ere {
 	struct ere_inst *rprog;
 	uint32_t rn, rnw;
 	uint64_t *rclosure, *rstep;
+	/* The DFA (ere.c), NULL when it would take more than ERE_DFA_MAX
+	 * states: the next state is dfa[state * nbc + bytecls[byte]]; state
+	 * 0 is dead, 1 the start. */
+	uint8_t bytecls[256];
+	uint32_t nbc, ndfa;
+	uint16_t *dfa;
+	uint8_t *dfa_accept;
 };
 
 #define ERE_NFA_MAX 256
+#define ERE_DFA_MAX 4096
 
 int ere_compile(struct ere *re, const char *pattern, struct pi_err *err);
 void ere_free(struct ere *re);
