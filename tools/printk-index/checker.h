@@ -169,8 +169,4 @@ void ck_product_lit(struct ck_search *s, const struct ck_rule *r, struct ck_form
  * exact (UINT32_MAX when the rule has no literal sequence); for the tests. */
 uint32_t ck_bound_starts(const struct ck_rule *r, const struct ck_format *cf, bool exact);
 
-/* Regex (rx.h syntax) of what vsprintf prints for one conversion token;
- * exported for the tests that compare it with fmt_tok_accepts(). */
-void ck_tok_regex(const struct fmt_tok *t, struct sbuf *o);
-
 #endif

@@ -159,4 +159,12 @@ void fmt_ptr_model(const char *ext, size_t len, struct ptr_model *m);
 /* The ERE a TK_ERE token's model was compiled from, or NULL. */
 const char *fmt_model_pattern(const struct ere *re);
 
+/*
+ * Append to o the regular expression (rx.h syntax, no anchors) of every
+ * span conversion t (not a literal) can print: the one model of it, from
+ * which the matcher's and check's automata are both built (fmt_lang.c).
+ * A message line holds no newline, so neither does the expression.
+ */
+void fmt_tok_pattern(const struct fmt_tok *t, struct sbuf *o);
+
 #endif

@@ -185,7 +185,7 @@ static void conv_exhaustive(const char *format, const char *alphabet, int maxlen
 		fmt_free(&f);
 		return;
 	}
-	ck_tok_regex(&f.tok[0], &re);
+	fmt_tok_pattern(&f.tok[0], &re);
 	if (rx_parse(&rx, re.p, re.len, &err)) {
 		T_FAIL("%s: regex %s: %s", format, re.p, err.msg);
 		goto out;
