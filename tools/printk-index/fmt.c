@@ -418,6 +418,12 @@ void fmt_compile(struct fmt *f, const char *s, size_t len)
 	f->open_end = !cut;
 
 	merge_wildcards(f);
+	for (k = 0; k < f->ntok; k++) {
+		struct fmt_tok *t = &f->tok[k];
+
+		if (t->kind == TK_INT || t->kind == TK_STR || t->kind == TK_CHAR)
+			t->ere = fmt_conv_ere(t);
+	}
 	f->rest_min = xcalloc(f->ntok + 1, sizeof(uint32_t));
 	f->rest_max = xcalloc(f->ntok + 1, sizeof(uint32_t));
 	for (k = f->ntok; k-- > 0;) {

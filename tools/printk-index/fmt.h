@@ -4,8 +4,9 @@
  *
  * A format compiles into literal tokens and conversion tokens. Each
  * conversion knows the shortest and longest text it can produce, the set
- * of bytes that can appear in it (to bound a scan) and a validator that
- * decides exactly whether a given span is something it can print:
+ * of bytes that can appear in it (to bound a scan) and the automaton of
+ * its model (fmt_tok_pattern()), which decides exactly whether a given
+ * span is something it can print:
  *   %d %i %u %x %X %o  kernel number(): flags - + space # 0, width,
  *                      precision, '*', hh h l ll L z t (digit count
  *                      bounded by the type's size)
@@ -61,7 +62,8 @@ struct fmt_tok {
 	int32_t width, prec;	/* value, W_NONE or W_STAR */
 	uint32_t min, max;	/* span length bounds */
 	uint32_t lit_off, lit_len;	/* TK_LIT: in fmt->lit */
-	const struct ere *ere;	/* TK_ERE */
+	const struct ere *ere;	/* TK_ERE; TK_INT, TK_STR, TK_CHAR: NULL if
+				 * the model is too large for an automaton */
 	const char *ext;	/* TK_ERE / TK_WILD: "pM", "pV"... */
 	uint64_t cls[4];	/* bytes that may appear in the span */
 };

@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Whether one conversion token can print a given span (fmt.h): number()'s
- * layouts, %s and %c padding, a %p model.  The matchers (fmt_match.c,
- * cover.c) call it on every span they try.
+ * Whether one conversion token can print a given span (fmt.h): the
+ * automaton of its model (fmt_lang.c, ere.c). The matchers (fmt_match.c,
+ * cover.c) call it on every span they try. number()'s, string()'s and
+ * %c's layouts are also here by arithmetic, for a model too large for an
+ * automaton (a width or precision of thousands) and as the tests' second
+ * reading of lib/vsprintf.c.
  */
 #include <string.h>
 
@@ -10,7 +13,7 @@
 #include "fmt_impl.h"
 
 /* ------------------------------------------------------------------ */
-/* Validators                                                          */
+/* Layouts by arithmetic                                               */
 
 static bool is_digit_of(const struct fmt_tok *t, unsigned char c)
 {
@@ -179,14 +182,25 @@ static bool char_ok(const struct fmt_tok *t, const unsigned char *s, size_t n)
 				   : lead_spaces(s, n - 1) == n - 1;
 }
 
+bool fmt_tok_layout_ok(const struct fmt_tok *t, const unsigned char *s, size_t n)
+{
+	switch (t->kind) {
+	case TK_INT: return int_ok(t, s, n);
+	case TK_STR: return str_ok(t, s, n);
+	case TK_CHAR: return char_ok(t, s, n);
+	}
+	return false;
+}
+
 /* The span is known to be within bounds and made of class bytes. */
 bool fmt_tok_span_ok(const struct fmt_tok *t, const unsigned char *s, size_t n)
 {
 	switch (t->kind) {
 	case TK_LIT: return false;	/* not a conversion */
-	case TK_INT: return int_ok(t, s, n);
-	case TK_STR: return str_ok(t, s, n);
-	case TK_CHAR: return char_ok(t, s, n);
+	case TK_INT: case TK_STR: case TK_CHAR:
+		/* the model's automaton, or for a model too large for one
+		 * (thousands of digits or blanks) the arithmetic */
+		return t->ere ? ere_fullmatch(t->ere, s, n) : fmt_tok_layout_ok(t, s, n);
 	case TK_ERE: return ere_fullmatch(t->ere, s, n);
 	case TK_WILD: return true;
 	}

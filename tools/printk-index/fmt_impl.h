@@ -16,6 +16,16 @@
 /* The compiled model of one pattern, compiled on first use. */
 const struct ere *fmt_model_ere(const char *pattern);
 
+/* The automaton of a number, string or char conversion's model (built
+ * once per distinct spec); NULL when the model is too large for one. */
+const struct ere *fmt_conv_ere(const struct fmt_tok *t);
+
+/* number()'s, string()'s and %c's layouts by arithmetic (fmt_accept.c):
+ * the answer for a conversion whose model is too large for an automaton,
+ * and the tests' independent reading of lib/vsprintf.c to check the
+ * models against. The span is within t's bounds and of t's bytes. */
+bool fmt_tok_layout_ok(const struct fmt_tok *t, const unsigned char *s, size_t n);
+
 /* Its slot, 0 .. FMT_MODELS - 1, or -1 if re is not a model. */
 int fmt_model_slot(const struct ere *re);
 

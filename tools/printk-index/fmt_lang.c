@@ -52,7 +52,7 @@ struct int_shape {
 	int sl, pl;		/* sign and prefix lengths */
 	const char *pfx;
 	bool zero;		/* the value 0 */
-	int nat;		/* natural digits */
+	int nat, nat_hi;	/* natural digits: nat..nat_hi of them */
 };
 
 /* [padl spaces][sign][prefix][zeros lo..hi][digits][padr spaces]; a pad
@@ -73,7 +73,7 @@ static void emit_int(struct sbuf *o, size_t start, const struct int_shape *s, lo
 		sbuf_addc(o, '0');
 	} else {
 		sbuf_add(o, s->nz, strlen(s->nz));
-		rep(o, s->dig, s->nat - 1, s->nat - 1);
+		rep(o, s->dig, s->nat - 1, s->nat_hi - 1);
 	}
 	if (padr < 0)
 		sbuf_add(o, " *", 2);
@@ -85,7 +85,8 @@ static void emit_int(struct sbuf *o, size_t start, const struct int_shape *s, lo
  * number() as lib/vsprintf.c lays it out:
  * [spaces][sign][0x|0][zero padding][precision zeros][digits][spaces].
  * The union over sign, zero/non-zero value and natural digit count; each
- * alternative has a fixed shape, so the padding is exact.
+ * alternative has a fixed shape, so the padding is exact. The counts too
+ * long to need padding or precision zeros share one alternative.
  */
 static void int_regex(const struct fmt_tok *t, struct sbuf *o)
 {
@@ -121,9 +122,13 @@ static void int_regex(const struct fmt_tok *t, struct sbuf *o)
 				s.pfx = "0";
 			s.pl = strlen(s.pfx);
 			for (s.nat = 1; s.nat <= (z ? 1 : t->maxdigits); s.nat++) {
-				long body = p > s.nat ? p : s.nat, c0, need, nd;
+				long body = p > s.nat ? p : s.nat, need, nd;
 				long zb = body - s.nat;	/* precision zeros */
+				long c0 = s.sl + s.pl + body;
+				/* from here on only the digit count changes */
+				bool alike = !z && (wstar ? pstar || !zb : !pstar && c0 >= w && !zb);
 
+				s.nat_hi = alike ? t->maxdigits : s.nat;
 				if (wstar) {
 					long zl = pstar ? 0 : zb, zh = pstar ? -1 : zb;
 
@@ -136,6 +141,8 @@ static void int_regex(const struct fmt_tok *t, struct sbuf *o)
 						emit_int(o, start, &s, -1, zl, zh, 0);
 						emit_int(o, start, &s, 0, zl, zh, -1);
 					}
+					if (alike)
+						break;
 					continue;
 				}
 				if (pstar) {
@@ -148,7 +155,6 @@ static void int_regex(const struct fmt_tok *t, struct sbuf *o)
 							 nd - s.nat, left ? need - nd : 0);
 					continue;
 				}
-				c0 = s.sl + s.pl + body;
 				if (c0 >= w)
 					emit_int(o, start, &s, 0, zb, zb, 0);
 				else if (zeropad)
@@ -157,6 +163,8 @@ static void int_regex(const struct fmt_tok *t, struct sbuf *o)
 					emit_int(o, start, &s, 0, zb, zb, w - c0);
 				else
 					emit_int(o, start, &s, w - c0, zb, zb, 0);
+				if (alike)
+					break;
 			}
 		}
 	}

@@ -228,3 +228,85 @@ int fmt_model_slot(const struct ere *re)
 
 	return i < ere_cache_n && &ere_cache[i].re == re ? (int)i : -1;
 }
+
+/*
+ * The automata of number, string and char conversions, one per distinct
+ * spec, built on first use from the spec's model (fmt_tok_pattern()):
+ * an index has a few hundred distinct specs, every format shares them.
+ */
+struct conv_slot {
+	struct fmt_tok spec;
+	const struct ere *re;
+	bool used;
+};
+
+static struct conv_slot *conv_tab;
+static size_t conv_cap, conv_n;
+
+static bool same_spec(const struct fmt_tok *a, const struct fmt_tok *b)
+{
+	return a->kind == b->kind && a->flags == b->flags && a->base == b->base &&
+	       a->maxdigits == b->maxdigits && a->upper == b->upper &&
+	       a->is_signed == b->is_signed && a->width == b->width && a->prec == b->prec;
+}
+
+static size_t spec_hash(const struct fmt_tok *t)
+{
+	uint64_t h = 14695981039346656037ULL;
+	const uint64_t v[] = { t->kind, t->flags, t->base, t->maxdigits, t->upper, t->is_signed,
+			       (uint32_t)t->width, (uint32_t)t->prec };
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(v); i++)
+		h = (h ^ v[i]) * 1099511628211ULL;
+	return h ^ h >> 29;
+}
+
+static struct conv_slot *conv_find(const struct fmt_tok *t)
+{
+	size_t i;
+
+	for (i = spec_hash(t) & (conv_cap - 1); conv_tab[i].used; i = (i + 1) & (conv_cap - 1))
+		if (same_spec(&conv_tab[i].spec, t))
+			break;
+	return &conv_tab[i];
+}
+
+static void conv_grow(void)
+{
+	struct conv_slot *old = conv_tab;
+	size_t n = conv_cap, i;
+
+	conv_cap = grow_cap(conv_cap, 256);
+	conv_tab = xcalloc(conv_cap, sizeof(*conv_tab));
+	for (i = 0; i < n; i++)
+		if (old[i].used)
+			*conv_find(&old[i].spec) = old[i];
+	free(old);
+}
+
+const struct ere *fmt_conv_ere(const struct fmt_tok *t)
+{
+	struct conv_slot *slot;
+	struct sbuf pat = { 0 };
+	struct pi_err err;
+	struct ere *re;
+
+	if (2 * (conv_n + 1) > conv_cap)
+		conv_grow();
+	slot = conv_find(t);
+	if (slot->used)
+		return slot->re;
+	fmt_tok_pattern(t, &pat);
+	re = xmalloc(sizeof(*re));
+	if (ere_compile(re, pat.p, &err)) {
+		/* over RX_MAX_REPEAT or ERE_MAX_INST: a width or precision
+		 * of thousands, which no kernel format has */
+		free(re);
+		re = NULL;
+	}
+	sbuf_free(&pat);
+	*slot = (struct conv_slot){ .spec = *t, .re = re, .used = true };
+	conv_n++;
+	return re;
+}

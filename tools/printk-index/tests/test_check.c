@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "../checker.h"
+#include "../fmt_impl.h"
 #include "../index.h"
 #include "../matcher.h"
 #include "test.h"
@@ -163,21 +164,78 @@ static bool nfa_full(const struct rx_nfa *a, const char *s, size_t n)
 	return ok;
 }
 
-/*
- * Every string over a small alphabet up to maxlen bytes: the automaton of
- * the format's single conversion accepts exactly what fmt_tok_accepts()
- * does. One CHECK per format (the mismatches are printed).
- */
-static void conv_exhaustive(const char *format, const char *alphabet, int maxlen)
+/* number()'s, string()'s and %c's layouts by arithmetic (fmt_accept.c),
+ * the reading of lib/vsprintf.c the models are checked against */
+static bool layout_accepts(const struct fmt_tok *t, const char *s, size_t n)
 {
-	struct fmt f;
+	size_t i;
+
+	if (n < t->min || (t->max != FMT_INF && n > t->max))
+		return false;
+	if (!t->cls_all)
+		for (i = 0; i < n; i++)
+			if (!cls_has(t->cls, (unsigned char)s[i]))
+				return false;
+	return fmt_tok_layout_ok(t, (const unsigned char *)s, n);
+}
+
+/*
+ * Every string over a small alphabet up to maxlen bytes: check's automaton
+ * of the conversion's model (rx.c) and the matcher's (ere.c, through
+ * fmt_tok_accepts()) accept the same strings, and for a number, string
+ * or char conversion exactly the strings the arithmetic does. Returns the
+ * count of strings that differ (the first few are printed).
+ */
+static int tok_exhaustive(const struct fmt_tok *t, const char *what, const char *alphabet,
+			  int maxlen, long *tried)
+{
+	bool arith = t->kind == TK_INT || t->kind == TK_STR || t->kind == TK_CHAR;
 	struct rx_nfa a;
 	struct sbuf re = { 0 };
 	struct rx rx;
 	struct pi_err err;
 	char s[16];
 	int idx[16], len, i, na = strlen(alphabet), bad = 0;
+
+	fmt_tok_pattern(t, &re);
+	if (rx_parse(&rx, re.p, re.len, &err)) {
+		fprintf(stderr, "  %s: regex %s: %s\n", what, re.p, err.msg);
+		sbuf_free(&re);
+		return 1;
+	}
+	rx_nfa_init(&a);
+	a.start = rx_compile_node(&a, rx.root, rx_add_match(&a));
+	for (len = 0; len <= maxlen; len++) {
+		memset(idx, 0, sizeof(idx));
+		for (;;) {
+			bool want, got, matcher;
+
+			for (i = 0; i < len; i++)
+				s[i] = alphabet[idx[i]];
+			got = nfa_full(&a, s, len);
+			matcher = fmt_tok_accepts(t, s, len);
+			want = arith ? layout_accepts(t, s, len) : matcher;
+			(*tried)++;
+			if ((want != got || matcher != got) && bad++ < 5)
+				fprintf(stderr, "  %s on \"%.*s\": arithmetic %d, check %d, match %d\n",
+					what, len, s, want, got, matcher);
+			for (i = 0; i < len && ++idx[i] == na; i++)
+				idx[i] = 0;
+			if (i == len)
+				break;
+		}
+	}
+	rx_nfa_free(&a);
+	rx_free(&rx);
+	sbuf_free(&re);
+	return bad;
+}
+
+static void conv_exhaustive(const char *format, const char *alphabet, int maxlen)
+{
+	struct fmt f;
 	long tried = 0;
+	int bad;
 
 	fmt_compile(&f, format, strlen(format));
 	if (f.ntok != 1 || f.tok[0].kind == TK_LIT) {
@@ -185,41 +243,72 @@ static void conv_exhaustive(const char *format, const char *alphabet, int maxlen
 		fmt_free(&f);
 		return;
 	}
-	fmt_tok_pattern(&f.tok[0], &re);
-	if (rx_parse(&rx, re.p, re.len, &err)) {
-		T_FAIL("%s: regex %s: %s", format, re.p, err.msg);
-		goto out;
-	}
-	rx_nfa_init(&a);
-	a.start = rx_compile_node(&a, rx.root, rx_add_match(&a));
-	for (len = 0; len <= maxlen; len++) {
-		memset(idx, 0, sizeof(idx));
-		for (;;) {
-			bool want, got;
-
-			for (i = 0; i < len; i++)
-				s[i] = alphabet[idx[i]];
-			want = fmt_tok_accepts(&f.tok[0], s, len);
-			got = nfa_full(&a, s, len);
-			tried++;
-			if (want != got && bad++ < 5)
-				fprintf(stderr, "  %s on \"%.*s\": model %d, automaton %d\n",
-					format, len, s, want, got);
-			for (i = 0; i < len && ++idx[i] == na; i++)
-				idx[i] = 0;
-			if (i == len)
-				break;
-		}
-	}
+	bad = tok_exhaustive(&f.tok[0], format, alphabet, maxlen, &tried);
 	if (bad)
-		T_FAIL("%s: %d of %ld strings differ (regex %s)", format, bad, tried, re.p);
+		T_FAIL("%s: %d of %ld strings differ", format, bad, tried);
 	else
 		T_PASS();
-	rx_nfa_free(&a);
-	rx_free(&rx);
-out:
-	sbuf_free(&re);
 	fmt_free(&f);
+}
+
+/*
+ * The same for every distinct conversion of a real kernel's index (the
+ * shared defconfig one), over an alphabet that spells its layouts and
+ * their mistakes: the models the index needs, not only the ones above.
+ */
+static void index_conversions(void)
+{
+	struct pi_index idx;
+	struct pi_err err;
+	struct matcher m;
+	const struct fmt_tok **seen = NULL;
+	size_t nseen = 0, j;
+	long tried = 0;
+	int bad = 0, nconv = 0;
+	uint32_t k, i;
+
+	pi_index_init(&idx);
+	if (pi_load_source(&idx, t_sample, &err)) {
+		T_MISSING("the shared sample index (set SHARED_DATA)");
+		return;
+	}
+	matcher_build(&m, &idx);
+	for (k = 0; k < m.nfmt; k++) {
+		for (i = 0; i < m.fmts[k].ntok; i++) {
+			const struct fmt_tok *t = &m.fmts[k].tok[i];
+			char alpha[16];
+
+			if (t->kind != TK_INT && t->kind != TK_STR && t->kind != TK_CHAR)
+				continue;
+			for (j = 0; j < nseen; j++)
+				if (seen[j]->ere == t->ere && seen[j]->kind == t->kind &&
+				    seen[j]->width == t->width && seen[j]->prec == t->prec &&
+				    seen[j]->flags == t->flags)
+					break;
+			if (j < nseen)
+				continue;
+			seen = xreallocarray(seen, nseen + 1, sizeof(*seen));
+			seen[nseen++] = t;
+			nconv++;
+			if (t->kind == TK_INT)
+				snprintf(alpha, sizeof(alpha), " -+01%c%c",
+					 t->base == 16 ? (t->upper ? 'F' : 'f') : '7',
+					 t->upper ? 'X' : 'x');
+			else
+				strcpy(alpha, " ab");
+			bad += tok_exhaustive(t, idx.v[m.ents[m.ent_start[k]]].fmt, alpha,
+					      t->kind == TK_INT ? 5 : 6, &tried);
+		}
+	}
+	/* the shared index has number, string and char conversions */
+	CHECK(nconv > 50);
+	if (bad)
+		T_FAIL("index conversions: %d of %ld strings differ", bad, tried);
+	else
+		T_PASS();
+	free(seen);
+	matcher_free(&m);
+	pi_index_free(&idx);
 }
 
 static void test_conversions(void)
@@ -251,6 +340,7 @@ static void test_conversions(void)
 	conv_exhaustive("%pI4", "019.", 8);
 	conv_exhaustive("%pe", "-E0N1", 5);
 	conv_exhaustive("%5p", " 0af", 6);
+	index_conversions();
 }
 
 /* ------------------------------------------------------------------ */
