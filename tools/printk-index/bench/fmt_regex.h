@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * A compiled format (fmt.h) as one anchored regular expression, for the
- * benchmark's peers (bench_peers.c): the language of the tool's own model,
- * token by token, in the syntax PCRE2 and Hyperscan share (no
+ * benchmark's peers (bench_peers.c): the tool's own model of each
+ * conversion (fmt_tok_pattern()), token by token, in the syntax PCRE2 and Hyperscan share (no
  * backreferences, no lookaround). Not part of printk-index itself.
  *
- * The expression works on bytes and expects '.' to match every byte:
- * compile it with PCRE2_DOTALL | PCRE2_DOLLAR_ENDONLY (no UTF), or
- * HS_FLAG_DOTALL | HS_FLAG_ALLOWEMPTY. Messages are one line: the
+ * The expression works on bytes and writes '.' for "any byte but a
+ * newline": compile it with PCRE2_DOTALL | PCRE2_DOLLAR_ENDONLY (no UTF),
+ * or HS_FLAG_DOTALL | HS_FLAG_ALLOWEMPTY. Messages are one line: the
  * matcher cuts them at their first newline, so must the caller.
  */
 #ifndef PI_BENCH_FMT_REGEX_H
