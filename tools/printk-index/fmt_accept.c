@@ -192,6 +192,28 @@ bool fmt_tok_layout_ok(const struct fmt_tok *t, const unsigned char *s, size_t n
 	return false;
 }
 
+/* Within t's length bounds and made of its bytes: what the matchers
+ * know of a span before they ask whether t prints it. */
+static bool span_fits(const struct fmt_tok *t, const unsigned char *s, size_t n)
+{
+	size_t i;
+
+	if (n < t->min || (t->max != FMT_INF && n > t->max))
+		return false;
+	if (!t->cls_all)
+		for (i = 0; i < n; i++)
+			if (!cls_has(t->cls, s[i]))
+				return false;
+	return true;
+}
+
+bool fmt_tok_layout_accepts(const struct fmt_tok *t, const char *str, size_t n)
+{
+	const unsigned char *s = (const unsigned char *)str;
+
+	return span_fits(t, s, n) && fmt_tok_layout_ok(t, s, n);
+}
+
 /* The span is known to be within bounds and made of class bytes. */
 bool fmt_tok_span_ok(const struct fmt_tok *t, const unsigned char *s, size_t n)
 {
@@ -215,13 +237,6 @@ bool fmt_tok_accepts_span(const struct fmt_tok *t, const char *s, size_t n)
 bool fmt_tok_accepts(const struct fmt_tok *t, const char *str, size_t n)
 {
 	const unsigned char *s = (const unsigned char *)str;
-	size_t i;
 
-	if (n < t->min || (t->max != FMT_INF && n > t->max))
-		return false;
-	if (!t->cls_all)
-		for (i = 0; i < n; i++)
-			if (!cls_has(t->cls, s[i]))
-				return false;
-	return fmt_tok_span_ok(t, s, n);
+	return span_fits(t, s, n) && fmt_tok_span_ok(t, s, n);
 }

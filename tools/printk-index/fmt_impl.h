@@ -26,6 +26,9 @@ const struct ere *fmt_conv_ere(const struct fmt_tok *t);
  * models against. The span is within t's bounds and of t's bytes. */
 bool fmt_tok_layout_ok(const struct fmt_tok *t, const unsigned char *s, size_t n);
 
+/* The same for any span, as fmt_tok_accepts() is for the model. */
+bool fmt_tok_layout_accepts(const struct fmt_tok *t, const char *s, size_t n);
+
 /* Its slot, 0 .. FMT_MODELS - 1, or -1 if re is not a model. */
 int fmt_model_slot(const struct ere *re);
 

@@ -164,21 +164,6 @@ static bool nfa_full(const struct rx_nfa *a, const char *s, size_t n)
 	return ok;
 }
 
-/* number()'s, string()'s and %c's layouts by arithmetic (fmt_accept.c),
- * the reading of lib/vsprintf.c the models are checked against */
-static bool layout_accepts(const struct fmt_tok *t, const char *s, size_t n)
-{
-	size_t i;
-
-	if (n < t->min || (t->max != FMT_INF && n > t->max))
-		return false;
-	if (!t->cls_all)
-		for (i = 0; i < n; i++)
-			if (!cls_has(t->cls, (unsigned char)s[i]))
-				return false;
-	return fmt_tok_layout_ok(t, (const unsigned char *)s, n);
-}
-
 /*
  * Every string over a small alphabet up to maxlen bytes: check's automaton
  * of the conversion's model (rx.c) and the matcher's (ere.c, through
@@ -214,7 +199,7 @@ static int tok_exhaustive(const struct fmt_tok *t, const char *what, const char 
 				s[i] = alphabet[idx[i]];
 			got = nfa_full(&a, s, len);
 			matcher = fmt_tok_accepts(t, s, len);
-			want = arith ? layout_accepts(t, s, len) : matcher;
+			want = arith ? fmt_tok_layout_accepts(t, s, len) : matcher;
 			(*tried)++;
 			if ((want != got || matcher != got) && bad++ < 5)
 				fprintf(stderr, "  %s on \"%.*s\": arithmetic %d, check %d, match %d\n",
