@@ -285,138 +285,124 @@ static void pack(struct fmt *f, size_t lit_len)
 	}
 }
 
-void fmt_compile(struct fmt *f, const char *s, size_t len)
+/*
+ * format_decode(): the flags, width, precision and length qualifier after
+ * a '%' (s[*i] is the byte after it); *i ends at the conversion letter.
+ * false for a '%' that ends the format.
+ */
+static bool decode_spec(const char *s, size_t len, size_t *i, struct fmt_tok *spec, int *bits)
 {
-	struct builder b = { .f = f };
-	size_t i = 0, j;
-	uint32_t k;
-	bool cut = false;
+	char q = 0;
 
-	memset(f, 0, sizeof(*f));
-	/* the kernel's format is a C string */
-	len = strnlen(s, len);
-	while (i < len) {
-		struct fmt_tok tmp, *t;
-		char q = 0;
-		int bits = 32;
-
-		if (s[i] != '%') {
-			for (j = i; j < len && s[j] != '%' && s[j] != '\n'; j++)
-				;
-			add_lit(&b, s + i, j - i);
-			i = j;
-			if (i < len && s[i] == '\n') {
-				/* a log line is one line of a record: model the
-				 * format up to its first newline */
-				cut = true;
-				break;
-			}
-			continue;
-		}
-		/* format_decode() */
-		memset(&tmp, 0, sizeof(tmp));
-		tmp.width = tmp.prec = W_NONE;
-		i++;
-		for (; i < len; i++) {
-			if (s[i] == '-') tmp.flags |= F_LEFT;
-			else if (s[i] == '+') tmp.flags |= F_PLUS;
-			else if (s[i] == ' ') tmp.flags |= F_SPACE;
-			else if (s[i] == '#') tmp.flags |= F_SPECIAL;
-			else if (s[i] == '0') tmp.flags |= F_ZEROPAD;
-			else break;
-		}
-		if (i < len && s[i] >= '0' && s[i] <= '9') {
-			tmp.width = read_num(s, len, &i);
-		} else if (i < len && s[i] == '*') {
-			tmp.width = W_STAR;
-			i++;
-		}
-		if (i < len && s[i] == '.') {
-			i++;
-			if (i < len && s[i] >= '0' && s[i] <= '9') {
-				tmp.prec = read_prec(s, len, &i);
-			} else if (i < len && s[i] == '*') {
-				tmp.prec = W_STAR;
-				i++;
-			}
-		}
-		if (i < len && (s[i] == 'h' || s[i] == 'l' || s[i] == 'L' ||
-				s[i] == 'z' || s[i] == 't')) {
-			q = s[i] == 'L' ? 'L' : s[i];
-			i++;
-			if (i < len && q == s[i] && (q == 'l' || q == 'h')) {
-				q = q == 'l' ? 'L' : 'H';
-				i++;
-			}
-		}
-		if (i >= len) {
-			f->stopped = true;	/* lone '%' at the end */
-			break;
-		}
-		switch (q) {
-		case 'H': bits = 8; break;
-		case 'h': bits = 16; break;
-		case 'l': case 'L': case 'z': case 't': bits = 64; break;
-		}
-		switch (s[i]) {
-		case '%':
-			add_lit(&b, "%", 1);
-			i++;
-			continue;
-		case 'c':
-			t = add_tok(&b, TK_CHAR);
-			*t = (struct fmt_tok){ .kind = TK_CHAR, .flags = tmp.flags,
-					       .width = tmp.width, .prec = W_NONE };
-			t->min = t->width > 1 ? (uint32_t)t->width : 1;
-			t->max = t->width == W_STAR ? FMT_INF : t->min;
-			t->cls_all = true;
-			set_all(t->cls);
-			i++;
-			break;
-		case 's':
-			t = add_tok(&b, TK_STR);
-			*t = (struct fmt_tok){ .kind = TK_STR, .flags = tmp.flags,
-					       .width = tmp.width, .prec = tmp.prec };
-			t->min = t->width > 0 ? (uint32_t)t->width : 0;
-			if (t->prec >= 0 && t->width != W_STAR)
-				t->max = t->prec > t->width ? (uint32_t)t->prec : t->min;
-			else
-				t->max = FMT_INF;
-			t->cls_all = true;
-			set_all(t->cls);
-			i++;
-			break;
-		case 'p':
-			i++;
-			for (j = i; j < len && is_alnum(s[j]); j++)
-				;
-			t = add_tok(&b, TK_ERE);
-			*t = tmp;
-			ptr_tok(&b, t, s + i, j - i);
-			i = j;	/* pointer() consumes every alnum after 'p' */
-			break;
-		case 'o': case 'x': case 'X': case 'd': case 'i': case 'u':
-			t = add_tok(&b, TK_INT);
-			*t = tmp;
-			int_tok(t, s[i] == 'o' ? 8 : (s[i] == 'x' || s[i] == 'X') ? 16 : 10,
-				s[i] == 'X', s[i] == 'd' || s[i] == 'i', bits);
-			i++;
-			break;
-		default:
-			/* FORMAT_TYPE_INVALID: vsnprintf() stops here */
-			f->stopped = true;
-			i = len;
-			break;
+	memset(spec, 0, sizeof(*spec));
+	spec->width = spec->prec = W_NONE;
+	for (; *i < len; (*i)++) {
+		if (s[*i] == '-') spec->flags |= F_LEFT;
+		else if (s[*i] == '+') spec->flags |= F_PLUS;
+		else if (s[*i] == ' ') spec->flags |= F_SPACE;
+		else if (s[*i] == '#') spec->flags |= F_SPECIAL;
+		else if (s[*i] == '0') spec->flags |= F_ZEROPAD;
+		else break;
+	}
+	if (*i < len && s[*i] >= '0' && s[*i] <= '9') {
+		spec->width = read_num(s, len, i);
+	} else if (*i < len && s[*i] == '*') {
+		spec->width = W_STAR;
+		(*i)++;
+	}
+	if (*i < len && s[*i] == '.') {
+		(*i)++;
+		if (*i < len && s[*i] >= '0' && s[*i] <= '9') {
+			spec->prec = read_prec(s, len, i);
+		} else if (*i < len && s[*i] == '*') {
+			spec->prec = W_STAR;
+			(*i)++;
 		}
 	}
+	if (*i < len && (s[*i] == 'h' || s[*i] == 'l' || s[*i] == 'L' ||
+			 s[*i] == 'z' || s[*i] == 't')) {
+		q = s[*i] == 'L' ? 'L' : s[*i];
+		(*i)++;
+		if (*i < len && q == s[*i] && (q == 'l' || q == 'h')) {
+			q = q == 'l' ? 'L' : 'H';
+			(*i)++;
+		}
+	}
+	switch (q) {
+	case 'H': *bits = 8; break;
+	case 'h': *bits = 16; break;
+	case 'l': case 'L': case 'z': case 't': *bits = 64; break;
+	default: *bits = 32; break;
+	}
+	return *i < len;
+}
+
+/*
+ * The conversion at s[*i], decoded as spec, as a token; *i moves past it.
+ * false for a conversion vsnprintf() rejects (FORMAT_TYPE_INVALID), where
+ * it stops printing.
+ */
+static bool add_conversion(struct builder *b, const char *s, size_t len, size_t *i,
+			   const struct fmt_tok *spec, int bits)
+{
+	struct fmt_tok *t;
+	size_t j;
+
+	switch (s[*i]) {
+	case '%':
+		add_lit(b, "%", 1);
+		break;
+	case 'c':
+		t = add_tok(b, TK_CHAR);
+		*t = (struct fmt_tok){ .kind = TK_CHAR, .flags = spec->flags,
+				       .width = spec->width, .prec = W_NONE };
+		t->min = t->width > 1 ? (uint32_t)t->width : 1;
+		t->max = t->width == W_STAR ? FMT_INF : t->min;
+		t->cls_all = true;
+		set_all(t->cls);
+		break;
+	case 's':
+		t = add_tok(b, TK_STR);
+		*t = (struct fmt_tok){ .kind = TK_STR, .flags = spec->flags,
+				       .width = spec->width, .prec = spec->prec };
+		t->min = t->width > 0 ? (uint32_t)t->width : 0;
+		if (t->prec >= 0 && t->width != W_STAR)
+			t->max = t->prec > t->width ? (uint32_t)t->prec : t->min;
+		else
+			t->max = FMT_INF;
+		t->cls_all = true;
+		set_all(t->cls);
+		break;
+	case 'p':
+		for (j = *i + 1; j < len && is_alnum(s[j]); j++)
+			;
+		t = add_tok(b, TK_ERE);
+		*t = *spec;
+		ptr_tok(b, t, s + *i + 1, j - *i - 1);
+		*i = j;	/* pointer() consumes every alnum after 'p' */
+		return true;
+	case 'o': case 'x': case 'X': case 'd': case 'i': case 'u':
+		t = add_tok(b, TK_INT);
+		*t = *spec;
+		int_tok(t, s[*i] == 'o' ? 8 : (s[*i] == 'x' || s[*i] == 'X') ? 16 : 10,
+			s[*i] == 'X', s[*i] == 'd' || s[*i] == 'i', bits);
+		break;
+	default:
+		return false;
+	}
+	(*i)++;
+	return true;
+}
+
+/* What the matchers read besides the tokens: bounds, needed bytes,
+ * literal counts, edges, and the classes the ranking uses. */
+static void summarize(struct fmt *f, const struct builder *b)
+{
+	uint32_t k;
+	size_t j;
 
 	for (k = 0; k < f->ntok; k++)
 		f->nconv += f->tok[k].kind != TK_LIT;
-
-	/* The line ends at the format's first newline (usually the one
-	 * printk strips); without one, KERN_CONT text may follow. */
-	f->open_end = !cut;
-
 	merge_wildcards(f);
 	for (k = 0; k < f->ntok; k++) {
 		struct fmt_tok *t = &f->tok[k];
@@ -472,7 +458,48 @@ void fmt_compile(struct fmt *f, const char *s, size_t len)
 	 */
 	f->any = f->ntok == 1 && f->tok[0].kind == TK_WILD;
 	f->generic = f->lit_nonspace < FMT_GENERIC_LITERALS;
-	f->catch_all = f->lit_nonspace == 0 && !b.telling;
+	f->catch_all = f->lit_nonspace == 0 && !b->telling;
+}
+
+void fmt_compile(struct fmt *f, const char *s, size_t len)
+{
+	struct builder b = { .f = f };
+	bool cut = false;
+	size_t i = 0, j;
+
+	memset(f, 0, sizeof(*f));
+	/* the kernel's format is a C string */
+	len = strnlen(s, len);
+	while (i < len) {
+		struct fmt_tok spec;
+		int bits;
+
+		if (s[i] != '%') {
+			for (j = i; j < len && s[j] != '%' && s[j] != '\n'; j++)
+				;
+			add_lit(&b, s + i, j - i);
+			i = j;
+			if (i < len && s[i] == '\n') {
+				/* a log line is one line of a record: model the
+				 * format up to its first newline */
+				cut = true;
+				break;
+			}
+			continue;
+		}
+		i++;
+		if (!decode_spec(s, len, &i, &spec, &bits) ||
+		    !add_conversion(&b, s, len, &i, &spec, bits)) {
+			/* a lone '%' at the end, or FORMAT_TYPE_INVALID:
+			 * vsnprintf() stops here */
+			f->stopped = true;
+			break;
+		}
+	}
+	/* The line ends at the format's first newline (usually the one
+	 * printk strips); without one, KERN_CONT text may follow. */
+	f->open_end = !cut;
+	summarize(f, &b);
 	pack(f, b.lit_used);
 }
 
