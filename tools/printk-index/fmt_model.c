@@ -18,167 +18,104 @@
 #define HASHED "[0-9a-f]{16}|\\(____ptrval____\\)"
 #define HEX2 "[0-9a-f]{2}"
 
+#define SYM "[A-Za-z0-9_.$]+"
+#define MODULE "( \\[[A-Za-z0-9_-]+( [0-9a-f]+)?\\])?"
+
+/*
+ * The extensions by the letters pointer() dispatches on: the first row
+ * whose letters begin the extension gives its model. A NULL pattern is a
+ * string that can hold anything; an extension no row names is a plain
+ * %p. telling: no other printk prints text of this shape, so a format
+ * with it is not catch-all however little literal text it has.
+ */
+static const struct {
+	const char *letters;
+	const char *pattern;
+	const char *sample;
+	bool telling;
+} ptr_models[] = {
+	/* __sprint_symbol(): name+0xoff/0xsize [module buildid], or the
+	 * raw address when there is no symbol; %ps: the name alone */
+	{ "s", SYM MODULE "|0x[0-9a-f]+", "do_one_initcall", false },
+	{ "S", SYM "\\+0x[0-9a-f]+/0x[0-9a-f]+" MODULE "|0x[0-9a-f]+",
+	  "do_one_initcall+0x45/0x210", true },
+	{ "B", SYM "\\+0x[0-9a-f]+/0x[0-9a-f]+" MODULE "|0x[0-9a-f]+",
+	  "do_one_initcall+0x45/0x210", true },
+	{ "R", "\\[[^]]*\\]" ERRS, "[mem 0xfebd1000-0xfebd1fff]", true },
+	{ "r", "\\[[^]]*\\]" ERRS, "[mem 0xfebd1000-0xfebd1fff]", true },
+	/* hex_string(): the separator chosen by the next letter */
+	{ "hC", "(" HEX2 "(:" HEX2 ")*)?" ERRS, "de:ad:be:ef", false },
+	{ "hD", "(" HEX2 "(-" HEX2 ")*)?" ERRS, "de-ad-be-ef", false },
+	{ "hN", "(" HEX2 ")*" ERRS, "deadbeef", false },
+	{ "h", "(" HEX2 "( " HEX2 ")*)?" ERRS, "de ad be ef", false },
+	{ "bl", "([0-9]+(-[0-9]+)?(,[0-9]+(-[0-9]+)?)*)?" ERRS, "0-3,8", false },
+	{ "b", "[0-9a-f]*(,[0-9a-f]{8})*" ERRS, "ff", false },
+	{ "MF", HEX2 "(-" HEX2 "){5}" ERRS, "52-54-00-12-34-56", true },
+	{ "M", HEX2 "(:" HEX2 "){5}" ERRS, "52:54:00:12:34:56", true },
+	{ "m", "[0-9a-f]{12}" ERRS, "525400123456", false },
+	{ "I4", "[0-9]{1,3}(\\.[0-9]{1,3}){3}" ERRS, "10.0.2.15", true },
+	{ "i4", "[0-9]{3}(\\.[0-9]{3}){3}" ERRS, "010.000.002.015", true },
+	{ "I6c", "[0-9a-f:.]{2,45}" ERRS, "fe80::5054:ff:fe12:3456", false },
+	{ "I6", "[0-9a-f]{4}(:[0-9a-f]{4}){7}" ERRS, "fe80:0000:0000:0000:5054:00ff:fe12:3456",
+	  true },
+	{ "i6c", "[0-9a-f]{32}" ERRS, "fe80000000000000505400fffe123456", false },
+	{ "i6", "[0-9a-f]{32}" ERRS, "fe80000000000000505400fffe123456", true },
+	/* sockaddr: v4 or v6, port, scope; ']' first: a POSIX bracket */
+	{ "I", "[]0-9A-Za-z:.%/[]+" ERRS, "10.0.2.15", false },
+	{ "i", "[]0-9A-Za-z:.%/[]+" ERRS, "10.0.2.15", false },
+	{ "E", "[ -~]*" ERRS, "abc\\x1b", false },
+	{ "UB", "[0-9A-F]{8}-[0-9A-F]{4}-[0-9A-F]{4}-[0-9A-F]{4}-[0-9A-F]{12}" ERRS,
+	  "6BA7B810-9DAD-11D1-80B4-00C04FD430C8", true },
+	{ "UL", "[0-9A-F]{8}-[0-9A-F]{4}-[0-9A-F]{4}-[0-9A-F]{4}-[0-9A-F]{12}" ERRS,
+	  "6BA7B810-9DAD-11D1-80B4-00C04FD430C8", true },
+	{ "U", "[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}" ERRS,
+	  "6ba7b810-9dad-11d1-80b4-00c04fd430c8", true },
+	{ "N", "0x[0-9a-f]{16}" ERRS, "0x0000000000004000", true },	/* netdev_bits() */
+	{ "4", ".{4} (little|big)-endian \\(0x[0-9a-f]{8}\\)" ERRS,	/* fourcc_string() */
+	  "NV12 little-endian (0x3231564e)", true },
+	/* address_val(): special_hex_number(), 8 bytes */
+	{ "a", "0x[0-9a-f]{16}" ERRS, "0x00000000fee00000", true },
+	{ "t", "[0-9:T -]+" ERRS, "2024-12-03T07:51:19", false },	/* time_and_date() */
+	/* clock, bdev, fwnode names */
+	{ "C", "[!-~]+" ERRS, "\\_SB.PCI0", false },
+	{ "g", "[!-~]+" ERRS, "sda1", false },
+	{ "f", "[!-~]+" ERRS, "\\_SB.PCI0", false },
+	/* flags_string(): "GFP_KERNEL|__GFP_ZERO", "0x..(..)" */
+	{ "G", "[!-~]*" ERRS, "GFP_KERNEL|__GFP_ZERO", false },
+	{ "O", "[ -~]*" ERRS, "/soc/ethernet@1000", false },	/* device_node_string() */
+	{ "x", "[0-9a-f]{16}", "ffff888003a4c000", false },	/* unhashed, 16 digits */
+	/* err_ptr(): errname() or the decimal value; a pointer that is no
+	 * ERR_PTR prints as a plain %p */
+	{ "e", "-E[A-Z0-9]+|-[0-9]+|" HASHED, "-ENOMEM", false },
+	{ "us", NULL, "user string", false },
+	{ "ks", NULL, "user string", false },
+	{ "u", "\\(einval\\)", "(einval)", false },
+	{ "k", "\\(einval\\)", "(einval)", false },
+	/* %pV nests a whole format; dentry and file names can hold any
+	 * byte; %pA is Rust's own formatting */
+	{ "V", NULL, "nested message 42", false },
+	{ "d", NULL, "some name", false },
+	{ "D", NULL, "some name", false },
+	{ "A", NULL, "some name", false },
+};
+
 void fmt_ptr_model(const char *ext, size_t len, struct ptr_model *m)
 {
-	char c0 = len > 0 ? ext[0] : 0, c1 = len > 1 ? ext[1] : 0;
-	char c2 = len > 2 ? ext[2] : 0;
+	size_t i, n;
 
-	m->pattern = HASHED;	/* plain %p: hashed, or not yet hashable */
+	for (i = 0; i < ARRAY_SIZE(ptr_models); i++) {
+		n = strlen(ptr_models[i].letters);
+		if (n <= len && !memcmp(ext, ptr_models[i].letters, n)) {
+			m->pattern = ptr_models[i].pattern;
+			m->sample = ptr_models[i].sample;
+			m->telling = ptr_models[i].telling;
+			return;
+		}
+	}
+	/* plain %p (and %pK): hashed, or not yet hashable */
+	m->pattern = HASHED;
 	m->sample = "00000000c0ffee42";
 	m->telling = false;
-	switch (c0) {
-	case 'S': case 's': case 'B':
-		/* __sprint_symbol(): name+0xoff/0xsize [module buildid], or
-		 * the raw address when there is no symbol; %ps: the name
-		 * without the offset */
-		if (c0 == 's') {
-			m->pattern = "[A-Za-z0-9_.$]+( \\[[A-Za-z0-9_-]+( [0-9a-f]+)?\\])?|0x[0-9a-f]+";
-			m->sample = "do_one_initcall";
-			break;
-		}
-		m->pattern = "[A-Za-z0-9_.$]+\\+0x[0-9a-f]+/0x[0-9a-f]+"
-			     "( \\[[A-Za-z0-9_-]+( [0-9a-f]+)?\\])?|0x[0-9a-f]+";
-		m->sample = "do_one_initcall+0x45/0x210";
-		m->telling = true;
-		break;
-	case 'R': case 'r':
-		m->telling = true;
-		m->pattern = "\\[[^]]*\\]" ERRS;
-		m->sample = "[mem 0xfebd1000-0xfebd1fff]";
-		break;
-	case 'h':	/* hex_string(): separator chosen by the next letter */
-		if (c1 == 'C') {
-			m->pattern = "(" HEX2 "(:" HEX2 ")*)?" ERRS;
-			m->sample = "de:ad:be:ef";
-		} else if (c1 == 'D') {
-			m->pattern = "(" HEX2 "(-" HEX2 ")*)?" ERRS;
-			m->sample = "de-ad-be-ef";
-		} else if (c1 == 'N') {
-			m->pattern = "(" HEX2 ")*" ERRS;
-			m->sample = "deadbeef";
-		} else {
-			m->pattern = "(" HEX2 "( " HEX2 ")*)?" ERRS;
-			m->sample = "de ad be ef";
-		}
-		break;
-	case 'b':
-		if (c1 == 'l') {
-			m->pattern = "([0-9]+(-[0-9]+)?(,[0-9]+(-[0-9]+)?)*)?" ERRS;
-			m->sample = "0-3,8";
-		} else {
-			m->pattern = "[0-9a-f]*(,[0-9a-f]{8})*" ERRS;
-			m->sample = "ff";
-		}
-		break;
-	case 'M':
-		m->telling = true;
-		if (c1 == 'F') {
-			m->pattern = HEX2 "(-" HEX2 "){5}" ERRS;
-			m->sample = "52-54-00-12-34-56";
-		} else {
-			m->pattern = HEX2 "(:" HEX2 "){5}" ERRS;
-			m->sample = "52:54:00:12:34:56";
-		}
-		break;
-	case 'm':
-		m->pattern = "[0-9a-f]{12}" ERRS;
-		m->sample = "525400123456";
-		break;
-	case 'I': case 'i':
-		m->telling = c1 == '4' || (c1 == '6' && c2 != 'c');
-		if (c1 == '4' && c0 == 'I') {
-			m->pattern = "[0-9]{1,3}(\\.[0-9]{1,3}){3}" ERRS;
-			m->sample = "10.0.2.15";
-		} else if (c1 == '4') {
-			m->pattern = "[0-9]{3}(\\.[0-9]{3}){3}" ERRS;
-			m->sample = "010.000.002.015";
-		} else if (c1 == '6' && c0 == 'I' && c2 == 'c') {
-			m->pattern = "[0-9a-f:.]{2,45}" ERRS;
-			m->sample = "fe80::5054:ff:fe12:3456";
-		} else if (c1 == '6' && c0 == 'I') {
-			m->pattern = "[0-9a-f]{4}(:[0-9a-f]{4}){7}" ERRS;
-			m->sample = "fe80:0000:0000:0000:5054:00ff:fe12:3456";
-		} else if (c1 == '6') {
-			m->pattern = "[0-9a-f]{32}" ERRS;
-			m->sample = "fe80000000000000505400fffe123456";
-		} else {	/* sockaddr: v4 or v6, port, scope */
-			m->pattern = "[]0-9A-Za-z:.%/[]+" ERRS;	/* ']' first: POSIX bracket */
-			m->sample = "10.0.2.15";
-		}
-		break;
-	case 'E':
-		m->pattern = "[ -~]*" ERRS;
-		m->sample = "abc\\x1b";
-		break;
-	case 'U':
-		m->telling = true;
-		if (c1 == 'B' || c1 == 'L') {
-			m->pattern = "[0-9A-F]{8}-[0-9A-F]{4}-[0-9A-F]{4}-[0-9A-F]{4}-[0-9A-F]{12}" ERRS;
-			m->sample = "6BA7B810-9DAD-11D1-80B4-00C04FD430C8";
-		} else {
-			m->pattern = "[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}" ERRS;
-			m->sample = "6ba7b810-9dad-11d1-80b4-00c04fd430c8";
-		}
-		break;
-	case 'N':	/* netdev_bits(): %pNF */
-		m->telling = true;
-		m->pattern = "0x[0-9a-f]{16}" ERRS;
-		m->sample = "0x0000000000004000";
-		break;
-	case '4':	/* fourcc_string(): %p4cc */
-		m->telling = true;
-		m->pattern = ".{4} (little|big)-endian \\(0x[0-9a-f]{8}\\)" ERRS;
-		m->sample = "NV12 little-endian (0x3231564e)";
-		break;
-	case 'a':	/* address_val(): special_hex_number(), 8 bytes */
-		m->telling = true;
-		m->pattern = "0x[0-9a-f]{16}" ERRS;
-		m->sample = "0x00000000fee00000";
-		break;
-	case 't':	/* time_and_date() */
-		m->pattern = "[0-9:T -]+" ERRS;
-		m->sample = "2024-12-03T07:51:19";
-		break;
-	case 'C': case 'g': case 'f':	/* clock, bdev, fwnode names */
-		m->pattern = "[!-~]+" ERRS;
-		m->sample = c0 == 'g' ? "sda1" : "\\_SB.PCI0";
-		break;
-	case 'G':	/* flags_string(): "GFP_KERNEL|__GFP_ZERO", "0x..(..)" */
-		m->pattern = "[!-~]*" ERRS;
-		m->sample = "GFP_KERNEL|__GFP_ZERO";
-		break;
-	case 'O':	/* device_node_string() */
-		m->pattern = "[ -~]*" ERRS;
-		m->sample = "/soc/ethernet@1000";
-		break;
-	case 'x':	/* pointer_string(): unhashed, 16 digits */
-		m->pattern = "[0-9a-f]{16}";
-		m->sample = "ffff888003a4c000";
-		break;
-	case 'e':	/* err_ptr(): errname() or the decimal value; a pointer
-			 * that is no ERR_PTR prints as a plain %p */
-		m->pattern = "-E[A-Z0-9]+|-[0-9]+|" HASHED;
-		m->sample = "-ENOMEM";
-		break;
-	case 'u': case 'k':
-		if (c1 == 's') {
-			m->pattern = NULL;	/* a string */
-			m->sample = "user string";
-		} else {
-			m->pattern = "\\(einval\\)";
-			m->sample = "(einval)";
-		}
-		break;
-	case 'V': case 'd': case 'D': case 'A':
-		/* %pV nests a whole format; dentry and file names can hold
-		 * any byte; %pA is Rust's own formatting */
-		m->pattern = NULL;
-		m->sample = c0 == 'V' ? "nested message 42" : "some name";
-		break;
-	case 'K':
-	default:
-		break;
-	}
 }
 
 /* Compiled models, shared by all formats: a handful of distinct ones. */
