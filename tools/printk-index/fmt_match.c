@@ -552,13 +552,105 @@ static enum fmt_result last_conv(const struct fmt *f, const struct fmt_tok *t,
 	return FMT_NOMATCH;
 }
 
+/*
+ * "%s: ...": the positions after the first two tokens, from the line's
+ * shared ends of the literal, ends (the same positions, bounds and work
+ * as the two steps). false when they are none; *first is the lowest.
+ */
+static bool start_after_lit(const struct fmt *f, const struct fmt_line *l,
+			    const uint64_t *ends, uint64_t *cur, size_t nw, size_t *first,
+			    unsigned long *work)
+{
+	size_t n = l->n, lim, elo = 0, w;
+	bool any = false;
+
+	if (f->rest_min[1] > n)
+		return false;
+	lim = n - f->rest_min[2];
+	if (!f->open_end && f->rest_max[2] != FMT_INF && n > f->rest_max[2])
+		elo = n - f->rest_max[2];
+	for (w = 0; w < nw; w++) {
+		cur[w] = ends[w] & range_mask(w, elo, lim);
+		any |= cur[w] != 0;
+	}
+	*work += 2 * nw;
+	if (any)
+		*first = bit_next(cur, nw, 0);
+	return any;
+}
+
+/* A literal from each position in cur: where it ends, in nxt. */
+static bool step_lit(const struct fmt *f, const struct fmt_tok *t, const unsigned char *m,
+		     const uint64_t *cur, uint64_t *nxt, size_t first, size_t lim, size_t elo)
+{
+	const unsigned char *lit = (const unsigned char *)f->lit + t->lit_off;
+	size_t len = t->lit_len, w, p;
+	bool any = false;
+
+	/* the starts mostly come filtered by the first byte already (c0
+	 * in dp_match()): compare it before calling */
+	for (w = first / 64; w <= lim / 64; w++) {
+		uint64_t x = cur[w];
+
+		while (x) {
+			p = w * 64 + __builtin_ctzll(x);
+			x &= x - 1;
+			if (p + len > lim)
+				break;
+			if (p + len >= elo && m[p] == lit[0] && !memcmp(m + p + 1, lit + 1, len - 1)) {
+				bit_set(nxt, p + len);
+				any = true;
+			}
+		}
+	}
+	return any;
+}
+
+/* "Anything": every position from the first on (only where the next
+ * literal, if its first byte c0 is known, can start). */
+static bool step_wild(const struct fmt_line *l, uint64_t *nxt, size_t first, size_t lim,
+		      size_t elo, int c0)
+{
+	const uint64_t *stop = c0 >= 0 ? line_occ(l, c0) : NULL;
+	size_t p = first < elo ? elo : first, w;
+	bool any = false;
+
+	for (w = p / 64; w <= lim / 64; w++) {
+		nxt[w] = range_mask(w, p, lim) & (stop ? stop[w] : ~0ULL);
+		any |= nxt[w] != 0;
+	}
+	return any;
+}
+
+/* A bounded conversion or %p model from each position in cur. */
+static bool step_conv(const struct fmt_tok *t, const struct fmt_line *l, const uint64_t *cur,
+		      uint64_t *nxt, size_t first, size_t lim, size_t elo, int c0, bool dense,
+		      unsigned long *work)
+{
+	const unsigned char *m = (const unsigned char *)l->msg;
+	size_t n = l->n, nw = n / 64 + 1, w;
+	bool any = false;
+
+	if (dense)
+		return spans_back(t, m, n, cur, nxt, first, lim, elo, line_occ(l, c0), work);
+	if (t->kind == TK_ERE && ere_reach(t->ere, m, n, cur, lim, nxt, work)) {
+		for (w = 0; w < nw; w++)
+			any |= nxt[w] != 0;
+		return any;
+	}
+	/* a number, string or char; a %p model too large for the NFA
+	 * tables: span by span */
+	return spans(t, m, n, cur, nxt, first, lim, elo, c0, work);
+}
+
 static enum fmt_result dp_match(const struct fmt *f, const struct fmt_line *l)
 {
 	const unsigned char *m = (const unsigned char *)l->msg;
-	size_t n = l->n, nw = n / 64 + 1, p, lim, elo, first, w;
+	size_t n = l->n, nw = n / 64 + 1, lim, elo, first = 0;
 	uint64_t *cur, *nxt, *tmp;
+	const uint64_t *ends = NULL;
 	unsigned long work = 0;
-	uint32_t ti;
+	uint32_t ti = 0;
 	bool any;
 
 	if (2 * nw > dp_cap) {
@@ -569,32 +661,12 @@ static enum fmt_result dp_match(const struct fmt *f, const struct fmt_line *l)
 	nxt = dp_buf + nw;
 	bits_clear(cur, nw);
 	cur[0] = 1;	/* position 0 */
-	first = 0;
-	ti = 0;
-	if (f->ntok > 2 && f->tok[0].kind == TK_WILD && f->tok[1].kind == TK_LIT) {
-		/* "%s: ..." - the first two steps, from the line's shared
-		 * ends of the literal: the same positions, bounds and work */
-		const struct fmt_tok *t = &f->tok[1];
-		const uint64_t *ends = line_lit_ends(l, f->lit + t->lit_off, t->lit_len);
-
-		if (ends) {
-			if (f->rest_min[1] > n)
-				return FMT_NOMATCH;
-			lim = n - f->rest_min[2];
-			elo = 0;
-			if (!f->open_end && f->rest_max[2] != FMT_INF && n > f->rest_max[2])
-				elo = n - f->rest_max[2];
-			any = false;
-			for (w = 0; w < nw; w++) {
-				cur[w] = ends[w] & range_mask(w, elo, lim);
-				any |= cur[w] != 0;
-			}
-			work += 2 * nw;
-			if (!any)
-				return FMT_NOMATCH;
-			first = bit_next(cur, nw, 0);
-			ti = 2;
-		}
+	if (f->ntok > 2 && f->tok[0].kind == TK_WILD && f->tok[1].kind == TK_LIT)
+		ends = line_lit_ends(l, f->lit + f->tok[1].lit_off, f->tok[1].lit_len);
+	if (ends) {
+		if (!start_after_lit(f, l, ends, cur, nw, &first, &work))
+			return FMT_NOMATCH;
+		ti = 2;
 	}
 	for (; ti < f->ntok; ti++) {
 		const struct fmt_tok *t = &f->tok[ti];
@@ -618,65 +690,14 @@ static enum fmt_result dp_match(const struct fmt *f, const struct fmt_line *l)
 			return last_conv(f, t, l, cur, first, &work);
 		dense = c0 >= 0 && t->max != FMT_INF && more_than_two(cur, first / 64, nw);
 		bits_clear(nxt, nw);
-		any = false;
-		switch (t->kind) {
-		case TK_LIT: {
-			const unsigned char *lit = (const unsigned char *)f->lit + t->lit_off;
-			size_t len = t->lit_len;
-
-			/* the starts mostly come filtered by the first byte
-			 * already (c0 above): compare it before calling */
-			for (w = first / 64; w <= lim / 64; w++) {
-				uint64_t x = cur[w];
-
-				while (x) {
-					p = w * 64 + __builtin_ctzll(x);
-					x &= x - 1;
-					if (p + len > lim)
-						break;
-					if (p + len >= elo && m[p] == lit[0] &&
-					    !memcmp(m + p + 1, lit + 1, len - 1)) {
-						bit_set(nxt, p + len);
-						any = true;
-					}
-				}
-			}
+		if (t->kind == TK_LIT) {
+			any = step_lit(f, t, m, cur, nxt, first, lim, elo);
 			work += nw;
-			break;
-		}
-		case TK_WILD: {
-			/* everything from the first position on */
-			const uint64_t *stop = c0 >= 0 ? line_occ(l, c0) : NULL;
-
-			p = first < elo ? elo : first;
-			for (w = p / 64; w <= lim / 64; w++) {
-				nxt[w] = range_mask(w, p, lim) & (stop ? stop[w] : ~0ULL);
-				any |= nxt[w] != 0;
-			}
+		} else if (t->kind == TK_WILD) {
+			any = step_wild(l, nxt, first, lim, elo, c0);
 			work += nw;
-			break;
-		}
-		case TK_ERE:
-			if (dense) {
-				any = spans_back(t, m, n, cur, nxt, first, lim, elo,
-						 line_occ(l, c0), &work);
-				break;
-			}
-			if (ere_reach(t->ere, m, n, cur, lim, nxt, &work)) {
-				for (w = 0; w < nw; w++)
-					any |= nxt[w] != 0;
-				break;
-			}
-			/* a model too large for the NFA tables: span by span */
-			any = spans(t, m, n, cur, nxt, first, lim, elo, c0, &work);
-			break;
-		default:
-			if (dense)
-				any = spans_back(t, m, n, cur, nxt, first, lim, elo,
-						 line_occ(l, c0), &work);
-			else
-				any = spans(t, m, n, cur, nxt, first, lim, elo, c0, &work);
-			break;
+		} else {
+			any = step_conv(t, l, cur, nxt, first, lim, elo, c0, dense, &work);
 		}
 		if (!any || work > FMT_MAX_WORK)
 			return FMT_NOMATCH;
