@@ -25,6 +25,7 @@ struct ere_inst {
 
 struct gen {
 	struct ere *re;
+	uint32_t cap;	/* of re->prog */
 	bool reverse;	/* the program of the reversed language */
 	bool failed;
 	const char *why;
@@ -104,7 +105,10 @@ static uint32_t emit(struct gen *g, uint8_t op, uint32_t x, uint32_t y)
 		fail(g, "pattern too large");
 		return re->n - 1;
 	}
-	re->prog = xreallocarray(re->prog, re->n + 1, sizeof(*re->prog));
+	if (re->n == g->cap) {
+		g->cap = grow_cap(g->cap, 64);
+		re->prog = xreallocarray(re->prog, g->cap, sizeof(*re->prog));
+	}
 	re->prog[re->n].op = op;
 	re->prog[re->n].x = x;
 	re->prog[re->n].y = y;
@@ -305,7 +309,8 @@ struct dfa_build {
 	uint32_t n, cap;
 	uint32_t *slot;		/* hash table of states, 0 empty */
 	uint32_t nslot;
-	uint8_t *seen;		/* closure() scratch */
+	uint32_t *seen;		/* closure() scratch: == gen when seen */
+	uint32_t gen;
 	uint32_t *todo;
 };
 
@@ -317,9 +322,9 @@ static void closure(struct dfa_build *b, uint32_t pc, uint64_t *set)
 	b->todo[nt++] = pc;
 	while (nt) {
 		pc = b->todo[--nt];
-		if (pc >= n || b->seen[pc])
+		if (pc >= n || b->seen[pc] == b->gen)
 			continue;
-		b->seen[pc] = 1;
+		b->seen[pc] = b->gen;
 		if (prog[pc].op == OP_SPLIT) {
 			b->todo[nt++] = prog[pc].x;
 			b->todo[nt++] = prog[pc].y;
@@ -402,16 +407,17 @@ static void dfa_build(struct ere *re)
 	struct dfa_build b = { .re = re, .nw = (re->n + 63) / 64, .nslot = 2 * ERE_DFA_MAX };
 	uint64_t *next = xcalloc(b.nw, sizeof(uint64_t));
 	unsigned char rep[256];
-	uint32_t s, k, pc;
+	uint32_t s, k, pc, w;
 	int64_t to;
 
 	byte_classes(re, rep);
 	b.slot = xcalloc(b.nslot, sizeof(*b.slot));
-	b.seen = xcalloc(re->n, 1);
+	b.seen = xcalloc(re->n, sizeof(*b.seen));
 	b.todo = xcalloc(2 * (size_t)re->n + 2, sizeof(*b.todo));
 	b.n = 1;	/* state 0, dead, has no set in the table */
 	b.cap = 64;
 	b.sets = xcalloc((size_t)b.cap * b.nw, sizeof(uint64_t));
+	b.gen = 1;
 	closure(&b, 0, next);
 	dfa_state(&b, next);
 	re->dfa = xcalloc(re->nbc, sizeof(*re->dfa));	/* row 0: dead */
@@ -421,11 +427,18 @@ static void dfa_build(struct ere *re)
 			const uint64_t *set = &b.sets[(size_t)s * b.nw];
 
 			memset(next, 0, b.nw * sizeof(uint64_t));
-			memset(b.seen, 0, re->n);
-			for (pc = 0; pc < re->n; pc++)
-				if ((set[pc / 64] >> (pc % 64) & 1) && re->prog[pc].op == OP_CLASS &&
-				    cls_has(re->cls[re->prog[pc].x], rep[k]))
-					closure(&b, pc + 1, next);
+			b.gen++;
+			for (w = 0; w < b.nw; w++) {
+				uint64_t x = set[w];
+
+				while (x) {
+					pc = w * 64 + __builtin_ctzll(x);
+					x &= x - 1;
+					if (re->prog[pc].op == OP_CLASS &&
+					    cls_has(re->cls[re->prog[pc].x], rep[k]))
+						closure(&b, pc + 1, next);
+				}
+			}
 			to = dfa_state(&b, next);
 			if (to < 0)
 				goto too_big;
@@ -454,12 +467,13 @@ static void program(struct gen *g, const struct rx_node *root, bool reverse)
 {
 	g->re->prog = NULL;
 	g->re->n = 0;
+	g->cap = 0;
 	g->reverse = reverse;
 	gen(g, root);
 	emit(g, OP_MATCH, 0, 0);
 }
 
-int ere_compile(struct ere *re, const char *pattern, struct pi_err *err)
+static int compile(struct ere *re, const char *pattern, bool many_starts, struct pi_err *err)
 {
 	struct gen g = { .re = re };
 	struct ere_inst *fwd;
@@ -471,9 +485,11 @@ int ere_compile(struct ere *re, const char *pattern, struct pi_err *err)
 	if (rx_parse(&rx, pattern, strlen(pattern), err))
 		return -1;
 	bounds(rx.root, &re->minlen, &re->maxlen);
-	program(&g, rx.root, true);
-	re->rprog = re->prog;
-	re->rn = re->n;
+	if (many_starts) {
+		program(&g, rx.root, true);
+		re->rprog = re->prog;
+		re->rn = re->n;
+	}
 	fwd = re->prog = NULL;
 	nfwd = 0;
 	if (!g.failed) {
@@ -493,10 +509,22 @@ int ere_compile(struct ere *re, const char *pattern, struct pi_err *err)
 		for (k = 0; k < 4; k++)
 			re->any[k] |= re->cls[i][k];
 	first_set(re);
-	nfa_tables(re, re->prog, re->n, &re->nw, &re->closure, &re->step);
-	nfa_tables(re, re->rprog, re->rn, &re->rnw, &re->rclosure, &re->rstep);
+	if (many_starts) {
+		nfa_tables(re, re->prog, re->n, &re->nw, &re->closure, &re->step);
+		nfa_tables(re, re->rprog, re->rn, &re->rnw, &re->rclosure, &re->rstep);
+	}
 	dfa_build(re);
 	return 0;
+}
+
+int ere_compile(struct ere *re, const char *pattern, struct pi_err *err)
+{
+	return compile(re, pattern, true, err);
+}
+
+int ere_compile_span(struct ere *re, const char *pattern, struct pi_err *err)
+{
+	return compile(re, pattern, false, err);
 }
 
 void ere_free(struct ere *re)

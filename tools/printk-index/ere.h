@@ -53,6 +53,9 @@ struct ere {
 #define ERE_DFA_MAX 4096
 
 int ere_compile(struct ere *re, const char *pattern, struct pi_err *err);
+/* The same for whole-span questions only (ere_fullmatch(), ere_prefix()):
+ * no NFA tables, so ere_reach() and ere_starts() answer false. */
+int ere_compile_span(struct ere *re, const char *pattern, struct pi_err *err);
 void ere_free(struct ere *re);
 bool ere_fullmatch(const struct ere *re, const unsigned char *s, size_t n);
 

@@ -236,7 +236,7 @@ const struct ere *fmt_conv_ere(const struct fmt_tok *t)
 		return slot->re;
 	fmt_tok_pattern(t, &pat);
 	re = xmalloc(sizeof(*re));
-	if (ere_compile(re, pat.p, &err)) {
+	if (ere_compile_span(re, pat.p, &err)) {
 		/* over RX_MAX_REPEAT or ERE_MAX_INST: a width or precision
 		 * of thousands, which no kernel format has */
 		free(re);
