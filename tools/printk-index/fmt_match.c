@@ -9,9 +9,6 @@
 #endif
 #include <stdlib.h>
 #include <string.h>
-#ifdef __SSE2__
-#include <emmintrin.h>
-#endif
 
 #include "fmt.h"
 #include "fmt_impl.h"
@@ -126,248 +123,6 @@ enum fmt_result fmt_match(const struct fmt *f, const char *msg, size_t n)
 
 static uint64_t *dp_buf;
 static size_t dp_cap;
-
-/* Position sets of byte values in the current line, filled on demand. */
-static uint64_t *occ;		/* [256][occ_nw] */
-static size_t occ_nw;
-static uint32_t occ_gen[256];
-static uint32_t line_gen;
-static uint32_t lit_line_gen;	/* the line line_lit_ends() holds */
-
-static inline bool bit_has(const uint64_t *b, size_t i)
-{
-	return b[i / 64] >> (i % 64) & 1;
-}
-
-static inline void bit_set(uint64_t *b, size_t i)
-{
-	b[i / 64] |= 1ULL << (i % 64);
-}
-
-/* Next set bit at or after i, or SIZE_MAX. */
-static inline size_t bit_next(const uint64_t *b, size_t nw, size_t i)
-{
-	size_t w = i / 64;
-	uint64_t x;
-
-	if (w >= nw)
-		return SIZE_MAX;
-	x = b[w] & (~0ULL << (i % 64));
-	while (!x) {
-		if (++w >= nw)
-			return SIZE_MAX;
-		x = b[w];
-	}
-	return w * 64 + __builtin_ctzll(x);
-}
-
-/* Most lines fit in one or two words: not worth a call to memset() */
-static inline void bits_clear(uint64_t *b, size_t nw)
-{
-	if (nw <= 2) {
-		b[0] = 0;
-		b[nw - 1] = 0;
-	} else {
-		memset(b, 0, nw * sizeof(uint64_t));
-	}
-}
-
-/* Are more than two bits set in words w..nw-1? Clearing the lowest set
- * bit twice leaves a word non-zero only if it had three. */
-static inline bool more_than_two(const uint64_t *b, size_t w, size_t nw)
-{
-	unsigned seen = 0;
-
-	for (; w < nw; w++) {
-		uint64_t x = b[w], y = x & (x - 1);
-
-		if (y & (y - 1))
-			return true;
-		seen += !!x + !!y;
-		if (seen > 2)
-			return true;
-	}
-	return false;
-}
-
-/* Bits lo..hi (inclusive) of a word-array, as a mask for word w. */
-static inline uint64_t range_mask(size_t w, size_t lo, size_t hi)
-{
-	uint64_t m = ~0ULL;
-
-	if (lo > w * 64 + 63 || hi < w * 64)
-		return 0;
-	if (lo > w * 64)
-		m &= ~0ULL << (lo % 64);
-	if (hi < w * 64 + 63)
-		m &= ~0ULL >> (63 - hi % 64);
-	return m;
-}
-
-/* fmt_sig_bit() of every byte: a load is cheaper than the shifts, and
- * this runs over every byte of every line */
-#define SIG1(c)	(1ULL << (((c) ^ ((c) >> 6)) & 63))
-#define SIG4(c)	SIG1(c), SIG1(c + 1), SIG1(c + 2), SIG1(c + 3)
-#define SIG16(c)	SIG4(c), SIG4(c + 4), SIG4(c + 8), SIG4(c + 12)
-#define SIG64(c)	SIG16(c), SIG16(c + 16), SIG16(c + 32), SIG16(c + 48)
-const uint64_t fmt_sig_bits[256] = { SIG64(0), SIG64(64), SIG64(128), SIG64(192) };
-
-void fmt_line_init(struct fmt_line *l, const char *msg, size_t n)
-{
-	const unsigned char *s = (const unsigned char *)msg;
-	uint64_t sig = 0, sig2 = 0;
-	size_t i;
-
-	/* two accumulators: half the dependency chain */
-	for (i = 0; i + 1 < n; i += 2) {
-		sig |= fmt_sig_bits[s[i]];
-		sig2 |= fmt_sig_bits[s[i + 1]];
-	}
-	if (i < n)
-		sig |= fmt_sig_bits[s[i]];
-	fmt_line_init_sig(l, msg, n, sig | sig2);
-}
-
-void fmt_line_init_sig(struct fmt_line *l, const char *msg, size_t n, uint64_t sig)
-{
-	l->msg = msg;
-	l->n = n;
-	l->sig = sig;
-	if (++line_gen == 0) {
-		memset(occ_gen, 0, sizeof(occ_gen));
-		lit_line_gen = 0;
-		line_gen = 1;
-	}
-	l->gen = line_gen;
-}
-
-/*
- * Set bit i of o where s[i] == c. Sixteen bytes a compare where SSE2 is
- * there (every x86-64): a memchr() per occurrence costs more on short
- * lines with many spaces.
- */
-static void find_all(const unsigned char *s, size_t n, unsigned char c, uint64_t *o)
-{
-	size_t i = 0;
-#ifdef __SSE2__
-	const __m128i cc = _mm_set1_epi8((char)c);
-
-	for (; i + 16 <= n; i += 16) {
-		__m128i v = _mm_loadu_si128((const __m128i *)(s + i));
-		uint64_t bits = (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(v, cc));
-
-		o[i / 64] |= bits << (i % 64);	/* i % 64 is 0, 16, 32 or 48 */
-	}
-#endif
-	for (; i < n; i++)
-		o[i / 64] |= (uint64_t)(s[i] == c) << (i % 64);
-}
-
-static const uint64_t *line_occ(const struct fmt_line *l, unsigned char c)
-{
-	size_t nw = l->n / 64 + 1;
-	uint64_t *o;
-
-	if (nw > occ_nw) {
-		occ_nw = nw;
-		occ = xreallocarray(occ, 256 * nw, sizeof(uint64_t));
-		memset(occ_gen, 0, sizeof(occ_gen));
-	}
-	o = occ + (size_t)c * occ_nw;
-	if (occ_gen[c] == l->gen && l->gen == line_gen)
-		return o;
-	bits_clear(o, nw);
-	find_all((const unsigned char *)l->msg, l->n, c, o);
-	if (l->gen == line_gen)
-		occ_gen[c] = l->gen;
-	else
-		occ_gen[c] = 0;	/* an older line: do not cache */
-	return o;
-}
-
-/*
- * For a %p model, the positions from which it prints up to the end of
- * the line, and those from which it prints anything: the same for every
- * format that ends with it, so kept per line.
- */
-static struct {
-	uint32_t gen;
-	uint64_t *bits;		/* [nw]: suffix starts */
-	size_t nw;
-} ere_line[FMT_MODELS];
-
-static const uint64_t *line_ere_suffix(const struct fmt_line *l, const struct ere *re)
-{
-	int i = fmt_model_slot(re);
-	size_t nw = l->n / 64 + 1;
-
-	if (i < 0 || !re->rnw || !re->nw)
-		return NULL;
-	if (ere_line[i].gen != l->gen || l->gen != line_gen || ere_line[i].nw < nw) {
-		if (ere_line[i].nw < nw) {
-			ere_line[i].nw = nw;
-			ere_line[i].bits = xreallocarray(ere_line[i].bits, nw, sizeof(uint64_t));
-		}
-		memset(ere_line[i].bits, 0, ere_line[i].nw * sizeof(uint64_t));
-		ere_starts(re, (const unsigned char *)l->msg, l->n, false, ere_line[i].bits);
-		ere_line[i].gen = l->gen == line_gen ? l->gen : 0;
-	}
-	return ere_line[i].bits;
-}
-
-/*
- * Where a short literal ends in the line: the end positions p + len of
- * every occurrence at p. Many formats begin with "%s" and one of a few
- * literals (" ", ": ", "="); after the "%s" the literal can be anywhere,
- * so their first two steps are the same for a line and done once.
- */
-#define LIT_CACHE_MAX 16
-
-static struct {
-	uint32_t len;
-	unsigned char lit[LIT_CACHE_MAX];
-	uint64_t *bits;
-	size_t nw;
-} lit_line[16];
-static unsigned lit_line_n;	/* entries of line lit_line_gen */
-
-static const uint64_t *line_lit_ends(const struct fmt_line *l, const char *lit, size_t len)
-{
-	const unsigned char *m = (const unsigned char *)l->msg;
-	size_t nw = l->n / 64 + 1, i, p, w;
-	const uint64_t *o;
-
-	if (len > LIT_CACHE_MAX || l->gen != line_gen)
-		return NULL;
-	if (lit_line_gen != l->gen) {
-		lit_line_gen = l->gen;
-		lit_line_n = 0;
-	}
-	for (i = 0; i < lit_line_n; i++)
-		if (lit_line[i].len == len && !memcmp(lit_line[i].lit, lit, len))
-			return lit_line[i].bits;
-	if (lit_line_n == ARRAY_SIZE(lit_line))
-		return NULL;	/* a line with many: the rest step by step */
-	i = lit_line_n++;
-	if (lit_line[i].nw < nw) {
-		lit_line[i].nw = nw;
-		lit_line[i].bits = xreallocarray(lit_line[i].bits, nw, sizeof(uint64_t));
-	}
-	bits_clear(lit_line[i].bits, nw);
-	o = line_occ(l, (unsigned char)lit[0]);
-	for (w = 0; w < nw; w++) {
-		uint64_t x = o[w];
-
-		for (; x; x &= x - 1) {
-			p = w * 64 + __builtin_ctzll(x);
-			if (p + len <= l->n && !memcmp(m + p + 1, lit + 1, len - 1))
-				bit_set(lit_line[i].bits, p + len);
-		}
-	}
-	lit_line[i].len = len;
-	memcpy(lit_line[i].lit, lit, len);
-	return lit_line[i].bits;
-}
 
 /* One conversion from every start position: validate each span. */
 static bool spans(const struct fmt_tok *t, const unsigned char *m, size_t n,
@@ -489,7 +244,7 @@ static enum fmt_result last_conv(const struct fmt *f, const struct fmt_tok *t,
 	size_t n = l->n, nw = n / 64 + 1, p, e, lo_p, hi_p, w;
 	const uint64_t *sfx;
 
-	if (t->kind == TK_ERE && (sfx = line_ere_suffix(l, t->ere))) {
+	if (t->kind == TK_ERE && (sfx = fmt_line_ere_suffix(l, t->ere))) {
 		for (w = first / 64; w < nw; w++)
 			if (cur[w] & sfx[w])
 				return FMT_FULL;
@@ -611,7 +366,7 @@ static bool step_lit(const struct fmt *f, const struct fmt_tok *t, const unsigne
 static bool step_wild(const struct fmt_line *l, uint64_t *nxt, size_t first, size_t lim,
 		      size_t elo, int c0)
 {
-	const uint64_t *stop = c0 >= 0 ? line_occ(l, c0) : NULL;
+	const uint64_t *stop = c0 >= 0 ? fmt_line_occ(l, c0) : NULL;
 	size_t p = first < elo ? elo : first, w;
 	bool any = false;
 
@@ -632,7 +387,7 @@ static bool step_conv(const struct fmt_tok *t, const struct fmt_line *l, const u
 	bool any = false;
 
 	if (dense)
-		return spans_back(t, m, n, cur, nxt, first, lim, elo, line_occ(l, c0), work);
+		return spans_back(t, m, n, cur, nxt, first, lim, elo, fmt_line_occ(l, c0), work);
 	if (t->kind == TK_ERE && ere_reach(t->ere, m, n, cur, lim, nxt, work)) {
 		for (w = 0; w < nw; w++)
 			any |= nxt[w] != 0;
@@ -662,7 +417,7 @@ static enum fmt_result dp_match(const struct fmt *f, const struct fmt_line *l)
 	bits_clear(cur, nw);
 	cur[0] = 1;	/* position 0 */
 	if (f->ntok > 2 && f->tok[0].kind == TK_WILD && f->tok[1].kind == TK_LIT)
-		ends = line_lit_ends(l, f->lit + f->tok[1].lit_off, f->tok[1].lit_len);
+		ends = fmt_line_lit_ends(l, f->lit + f->tok[1].lit_off, f->tok[1].lit_len);
 	if (ends) {
 		if (!start_after_lit(f, l, ends, cur, nw, &first, &work))
 			return FMT_NOMATCH;
