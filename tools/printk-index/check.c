@@ -84,7 +84,19 @@ static void rule_error(size_t *nerr, const char *msg)
 	sbuf_free(&esc);
 }
 
-int do_check(int argc, char **argv)
+/* What check's options ask for (the common -j, -p, -v: main.h's globals). */
+struct check_opts {
+	const char *index_src;	/* NULL: the running kernel's index */
+	bool anchored;
+	bool witness;
+	bool strict;
+};
+
+/*
+ * check's options into *o; optind is left at the first rules file.
+ * Returns -1 to go on, else the exit status: --help, or a usage error.
+ */
+static int parse_check_opts(int argc, char **argv, struct check_opts *o)
 {
 	static const struct option opts[] = {
 		COMMON_LONG_OPTS,
@@ -95,28 +107,16 @@ int do_check(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
-	const char *index_src = NULL, *used;
-	bool anchored = false, witness = false;
-	struct rules rs = { 0 };
-	struct pi_index idx;
-	struct matcher m;
-	struct ck_set set;
-	struct ck_search *s;
-	struct check_ctx ctx;
-	struct fmt *lfmts;
-	struct pi_err err;
-	size_t i, bad = 0, count[4] = { 0 };
-	bool strict = false;
-	int opt, ret;
+	int opt;
 
 	while ((opt = getopt_long(argc, argv, "jpvi:awsh", opts, NULL)) >= 0) {
 		if (common_opt(opt))
 			continue;
 		switch (opt) {
-		case 'i': index_src = optarg; break;
-		case 'a': anchored = true; break;
-		case 'w': witness = true; break;
-		case 's': strict = true; break;
+		case 'i': o->index_src = optarg; break;
+		case 'a': o->anchored = true; break;
+		case 'w': o->witness = true; break;
+		case 's': o->strict = true; break;
 		case 'h':
 			fputs(help_text, stdout);
 			return EXIT_OK;
@@ -130,64 +130,123 @@ int do_check(int argc, char **argv)
 		fprintf(stderr, USAGE);
 		return EXIT_ERR;
 	}
-	for (i = optind; i < (size_t)argc; i++)
-		if (rules_load(&rs, argv[i], anchored, &err))
-			rule_error(&bad, err.msg);
-	for (i = 0; i < rs.n; i++) {
-		struct rule *r = &rs.v[i];
+	return -1;
+}
 
-		/* no kernel message holds a NUL: a binary file, most likely */
-		if (memchr(r->pat, 0, r->len)) {
-			char msg[600];
+/* One rule's regex compiled (r->ok), or its error counted in *bad. */
+static void compile_rule(struct rule *r, size_t *bad)
+{
+	struct pi_err err;
 
-			snprintf(msg, sizeof(msg), "%s:%u: NUL byte in the line (not a text file?)",
-				 r->file, r->line);
-			rule_error(&bad, msg);
-			continue;
-		}
-		if (ck_rule_init(&r->ck, r->pat, r->len, r->mode, &err)) {
-			char msg[sizeof(err.msg) + 600];
+	/* no kernel message holds a NUL: a binary file, most likely */
+	if (memchr(r->pat, 0, r->len)) {
+		char msg[600];
 
-			snprintf(msg, sizeof(msg), "%s:%u: rule %.200s: %s", r->file, r->line,
-				 r->label ? r->label : "-", err.msg);
-			rule_error(&bad, msg);
-			continue;
-		}
-		r->ok = true;
+		snprintf(msg, sizeof(msg), "%s:%u: NUL byte in the line (not a text file?)",
+			 r->file, r->line);
+		rule_error(bad, msg);
+		return;
 	}
-	ret = EXIT_ERR;
+	if (ck_rule_init(&r->ck, r->pat, r->len, r->mode, &err)) {
+		char msg[sizeof(err.msg) + 600];
+
+		snprintf(msg, sizeof(msg), "%s:%u: rule %.200s: %s", r->file, r->line,
+			 r->label ? r->label : "-", err.msg);
+		rule_error(bad, msg);
+		return;
+	}
+	r->ok = true;
+}
+
+/*
+ * Every rules file read and every rule compiled, the errors of both
+ * reported (the first ERRORS_SHOWN, then their number): all of them at
+ * once, not one per run. Returns the number of errors.
+ */
+static size_t load_rules(struct rules *rs, char **files, size_t nfiles, bool anchored)
+{
+	struct pi_err err;
+	size_t i, bad = 0;
+
+	for (i = 0; i < nfiles; i++)
+		if (rules_load(rs, files[i], anchored, &err))
+			rule_error(&bad, err.msg);
+	for (i = 0; i < rs->n; i++)
+		compile_rule(&rs->v[i], &bad);
 	if (bad > ERRORS_SHOWN)
 		p_err("%zu errors in the rules, the first %d shown", bad, ERRORS_SHOWN);
-	if (bad)
-		goto out_rules;
+	return bad;
+}
 
-	pi_index_init(&idx);
-	if (index_src ? pi_load_source(&idx, index_src, &err) :
-			pi_load_default(&idx, &used, &err)) {
+/* The index and what the verdicts are computed from, built from it. */
+struct check_run {
+	struct pi_index idx;
+	struct matcher m;
+	struct fmt *lfmts;	/* per format: as check sees it */
+	struct ck_set set;
+	struct ck_search *search;
+	struct check_ctx ctx;
+};
+
+/* Load the index (its error reported) and build on it; -1 on failure. */
+static int check_run_init(struct check_run *cr, const struct check_opts *o)
+{
+	struct pi_err err;
+	const char *used;
+	size_t i;
+
+	pi_index_init(&cr->idx);
+	if (o->index_src ? pi_load_source(&cr->idx, o->index_src, &err) :
+			   pi_load_default(&cr->idx, &used, &err)) {
 		p_err("%s", err.msg);
-		pi_index_free(&idx);
-		goto out_rules;
+		pi_index_free(&cr->idx);
+		return -1;
 	}
-	matcher_build(&m, &idx);
-	lfmts = xcalloc(m.nfmt ? m.nfmt : 1, sizeof(*lfmts));
-	for (i = 0; i < m.nfmt; i++)
-		check_line_format(&lfmts[i], &m, i);
-	ck_set_init(&set, lfmts, m.nfmt);
-	s = ck_search_new();
-	check_ctx_init(&ctx, &m, &set, s, lfmts, witness);
+	matcher_build(&cr->m, &cr->idx);
+	cr->lfmts = xcalloc(cr->m.nfmt ? cr->m.nfmt : 1, sizeof(*cr->lfmts));
+	for (i = 0; i < cr->m.nfmt; i++)
+		check_line_format(&cr->lfmts[i], &cr->m, i);
+	ck_set_init(&cr->set, cr->lfmts, cr->m.nfmt);
+	cr->search = ck_search_new();
+	check_ctx_init(&cr->ctx, &cr->m, &cr->set, cr->search, cr->lfmts, o->witness);
+	return 0;
+}
+
+static void check_run_free(struct check_run *cr)
+{
+	size_t i;
+
+	check_ctx_free(&cr->ctx);
+	ck_search_free(cr->search);
+	ck_set_free(&cr->set);
+	for (i = 0; i < cr->m.nfmt; i++)
+		fmt_free(&cr->lfmts[i]);
+	free(cr->lfmts);
+	matcher_free(&cr->m);
+	pi_index_free(&cr->idx);
+}
+
+/*
+ * Each rule's verdict, printed as it comes, and the count of each kind on
+ * stderr. Returns the exit status: 1 if a rule is stale (strict: or
+ * unknown).
+ */
+static int check_rules(struct check_ctx *ctx, struct rules *rs, bool strict)
+{
+	size_t i, count[4] = { 0 };
 
 	json_begin();
 	if (json_output)
 		jsonw_start_array(json_wtr);
-	for (i = 0; i < rs.n; i++) {
+	for (i = 0; i < rs->n; i++) {
 		struct verdict v;
 
-		check_rule(&ctx, &rs.v[i], &v);
+		check_rule(ctx, &rs->v[i], &v);
 		count[v.kind]++;
 		if (json_output)
-			check_print_json(&ctx, &rs.v[i], &v);
+			check_print_json(ctx, &rs->v[i], &v);
 		else
-			check_print_text(&ctx, &rs.v[i], &v);
+			check_print_text(ctx, &rs->v[i], &v);
 		check_verdict_free(&v);
 	}
 	if (json_output) {
@@ -196,18 +255,27 @@ int do_check(int argc, char **argv)
 	}
 	fflush(stdout);
 	fprintf(stderr, "printk-index: %zu rules: %zu live, %zu live-by-arguments, %zu unknown, %zu stale\n",
-		rs.n, count[V_LIVE], count[V_LIVE_ARGS], count[V_UNKNOWN], count[V_STALE]);
-	ret = count[V_STALE] || (strict && count[V_UNKNOWN]) ? EXIT_DIFF : EXIT_OK;
+		rs->n, count[V_LIVE], count[V_LIVE_ARGS], count[V_UNKNOWN], count[V_STALE]);
+	return count[V_STALE] || (strict && count[V_UNKNOWN]) ? EXIT_DIFF : EXIT_OK;
+}
 
-	check_ctx_free(&ctx);
-	ck_search_free(s);
-	ck_set_free(&set);
-	for (i = 0; i < m.nfmt; i++)
-		fmt_free(&lfmts[i]);
-	free(lfmts);
-	matcher_free(&m);
-	pi_index_free(&idx);
-out_rules:
+int do_check(int argc, char **argv)
+{
+	struct check_opts o = { 0 };
+	struct rules rs = { 0 };
+	struct check_run cr;
+	int ret;
+
+	ret = parse_check_opts(argc, argv, &o);
+	if (ret >= 0)
+		return ret;
+	/* the rules first: their errors are reported whatever the index */
+	ret = EXIT_ERR;
+	if (!load_rules(&rs, argv + optind, argc - optind, o.anchored) &&
+	    !check_run_init(&cr, &o)) {
+		ret = check_rules(&cr.ctx, &rs, o.strict);
+		check_run_free(&cr);
+	}
 	rules_free(&rs);
 	return ret;
 }
