@@ -494,7 +494,16 @@ static void usage(void)
 	fprintf(stderr, "Usage: printk-index match --follow [--from-start] [--no-wait] [--index SOURCE] [/dev/kmsg|FILE|-]\n");
 }
 
-int do_match_follow(int argc, char **argv)
+/* What match --follow's options ask for. */
+struct follow_opts {
+	const char *index_src;	/* NULL: the running kernel's index */
+	const char *input;	/* "-": standard input */
+	bool from_start;
+	bool no_wait;
+};
+
+/* The options into *o, the input too if given; -1 on a usage error. */
+static int parse_follow_opts(int argc, char **argv, struct follow_opts *o)
 {
 	static const struct option opts[] = {
 		{ "follow", no_argument, NULL, 'f' },
@@ -504,41 +513,47 @@ int do_match_follow(int argc, char **argv)
 		{ "index", required_argument, NULL, 'i' },
 		{ 0 }
 	};
-	const char *index_src = NULL, *input = "/dev/kmsg";
-	bool from_start = false, no_wait = false;
-	struct sigaction sa = { 0 };
-	sigset_t block, waitmask;
-	struct follower f;
-	struct pi_err err;
-	struct stat st;
-	FILE *in = NULL;
-	int opt, fd, ret;
+	int opt;
 
 	while ((opt = getopt_long(argc, argv, "jpvi:", opts, NULL)) >= 0) {
 		switch (opt) {
 		case 'f': break;
-		case 's': from_start = true; break;
-		case 'n': no_wait = true; break;
+		case 's': o->from_start = true; break;
+		case 'n': o->no_wait = true; break;
 		case 'j': case 'p': case 'v': break;	/* always JSON lines */
-		case 'i': index_src = optarg; break;
-		default: usage(); return EXIT_ERR;
+		case 'i': o->index_src = optarg; break;
+		default: usage(); return -1;
 		}
 	}
 	if (argc - optind > 1) {
 		usage();
-		return EXIT_ERR;
+		return -1;
 	}
 	if (optind < argc)
-		input = argv[optind];
+		o->input = argv[optind];
+	return 0;
+}
 
-	/* open the source first: a wrong path is the likelier mistake */
+/*
+ * The input opened and checked. The kernel log device stays a
+ * non-blocking fd (*fdp), read one record at a time, at its end unless
+ * --from-start; a file or a pipe is also opened as *inp, read through
+ * stdio. Any other character device, or a folder, is refused. -1 on
+ * failure, the error reported and nothing left open.
+ */
+static int open_input(const struct follow_opts *o, int *fdp, FILE **inp)
+{
+	const char *input = o->input;
+	struct stat st;
+	int fd;
+
 	if (!strcmp(input, "-")) {
 		fd = STDIN_FILENO;
 	} else {
 		fd = open(input, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 		if (fd < 0) {
 			p_err("%s: %s", input, strerror(errno));
-			return EXIT_ERR;
+			return -1;
 		}
 	}
 	if (fstat(fd, &st)) {
@@ -555,28 +570,34 @@ int do_match_follow(int argc, char **argv)
 		p_err("%s: is a folder, not a kernel log", input);
 		goto fail_fd;
 	}
-	if (S_ISCHR(st.st_mode) && !from_start && lseek(fd, 0, SEEK_END) < 0) {
+	if (S_ISCHR(st.st_mode) && !o->from_start && lseek(fd, 0, SEEK_END) < 0) {
 		p_err("%s: cannot seek to the end: %s", input, strerror(errno));
 		goto fail_fd;
 	}
+	*inp = NULL;
 	if (!S_ISCHR(st.st_mode)) {
 		/* a file or a pipe: read it through stdio, blocking */
 		if (fd != STDIN_FILENO)
 			fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
-		in = fdopen(fd, "r");
-		if (!in) {
+		*inp = fdopen(fd, "r");
+		if (!*inp) {
 			p_err("%s: %s", input, strerror(errno));
 			goto fail_fd;
 		}
 	}
+	*fdp = fd;
+	return 0;
 
-	if (follower_init(&f, index_src, stdout, kmsg_boot_time_usec(), &err)) {
-		p_err("%s", err.msg);
-		goto fail_fd;
-	}
-	if (!f.have_index)
-		p_err("no printk index (%s): records are written without attribution",
-		      err.msg);
+fail_fd:
+	if (fd != STDIN_FILENO)
+		close(fd);
+	return -1;
+}
+
+/* SIGINT and SIGTERM end the loop, SIGHUP asks for an index reload. */
+static void catch_signals(void)
+{
+	struct sigaction sa = { 0 };
 
 	sa.sa_handler = on_stop;	/* no SA_RESTART: a blocked read returns */
 	sigaction(SIGINT, &sa, NULL);
@@ -585,32 +606,66 @@ int do_match_follow(int argc, char **argv)
 	sa.sa_handler = on_hup;
 	sa.sa_flags = SA_RESTART;
 	sigaction(SIGHUP, &sa, NULL);
+}
+
+/* follow_kmsg() with those signals blocked but while it waits. */
+static int follow_kmsg_masked(struct follower *f, int fd, bool no_wait)
+{
+	sigset_t block, waitmask;
+
 	sigemptyset(&block);
 	sigaddset(&block, SIGINT);
 	sigaddset(&block, SIGTERM);
 	sigaddset(&block, SIGHUP);
+	sigprocmask(SIG_BLOCK, &block, &waitmask);
+	sigdelset(&waitmask, SIGINT);
+	sigdelset(&waitmask, SIGTERM);
+	sigdelset(&waitmask, SIGHUP);
+	return follow_kmsg(f, fd, no_wait, &waitmask);
+}
 
+/* The counts on stderr: with -v, or when records went missing or wrong. */
+static void print_follow_stats(const struct follower *f)
+{
+	if (verbose || f->st.lost || f->st.malformed)
+		fprintf(stderr, "printk-index: %llu records, %llu attributed, %llu lost, %llu malformed, %llu index reloads\n",
+			(unsigned long long)f->st.records, (unsigned long long)f->st.attributed,
+			(unsigned long long)f->st.lost, (unsigned long long)f->st.malformed,
+			(unsigned long long)f->st.reloads);
+}
+
+int do_match_follow(int argc, char **argv)
+{
+	struct follow_opts o = { .input = "/dev/kmsg" };
+	struct follower f;
+	struct pi_err err;
+	FILE *in;
+	int fd, ret;
+
+	if (parse_follow_opts(argc, argv, &o))
+		return EXIT_ERR;
+	/* open the source first: a wrong path is the likelier mistake */
+	if (open_input(&o, &fd, &in))
+		return EXIT_ERR;
+	if (follower_init(&f, o.index_src, stdout, kmsg_boot_time_usec(), &err)) {
+		p_err("%s", err.msg);
+		if (fd != STDIN_FILENO)
+			close(fd);
+		return EXIT_ERR;
+	}
+	if (!f.have_index)
+		p_err("no printk index (%s): records are written without attribution",
+		      err.msg);
+
+	catch_signals();
 	if (in) {
-		ret = follow_file(&f, in, input);
+		ret = follow_file(&f, in, o.input);
 		fclose(in);
 	} else {
-		sigprocmask(SIG_BLOCK, &block, &waitmask);
-		sigdelset(&waitmask, SIGINT);
-		sigdelset(&waitmask, SIGTERM);
-		sigdelset(&waitmask, SIGHUP);
-		ret = follow_kmsg(&f, fd, no_wait, &waitmask);
+		ret = follow_kmsg_masked(&f, fd, o.no_wait);
 		close(fd);
 	}
-	if (verbose || f.st.lost || f.st.malformed)
-		fprintf(stderr, "printk-index: %llu records, %llu attributed, %llu lost, %llu malformed, %llu index reloads\n",
-			(unsigned long long)f.st.records, (unsigned long long)f.st.attributed,
-			(unsigned long long)f.st.lost, (unsigned long long)f.st.malformed,
-			(unsigned long long)f.st.reloads);
+	print_follow_stats(&f);
 	follower_free(&f);
 	return ret;
-
-fail_fd:
-	if (fd != STDIN_FILENO)
-		close(fd);
-	return EXIT_ERR;
 }
