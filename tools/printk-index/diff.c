@@ -235,14 +235,14 @@ static void print_fmt(const struct pi_entry *e)
 	printf("\"");
 }
 
-static void json_pairs(const char *name, struct result *r, int kind)
+static void json_pairs(const char *name, const struct result *r, int kind)
 {
 	size_t i;
 
 	jsonw_name(json_wtr, name);
 	jsonw_start_array(json_wtr);
 	for (i = 0; i < r->n; i++) {
-		struct pair *p = &r->v[i];
+		const struct pair *p = &r->v[i];
 
 		if (kind == 0) {
 			pi_json_entry(json_wtr, p->old ? p->old->e : p->new->e);
@@ -258,14 +258,128 @@ static void json_pairs(const char *name, struct result *r, int kind)
 	jsonw_end_array(json_wtr);
 }
 
+/* What diff sorts the entries into. */
+struct diff_result {
+	struct result unchanged;	/* same identity, line perhaps moved */
+	struct result changed;		/* same function, other format */
+	struct result removed, added;
+	struct result moved;		/* of unchanged, those on another line */
+};
+
+/* OLD's entries os[], NEW's ns[], paired into the classes of *d. */
+static void diff_sides(struct side *os, size_t on, struct side *ns, size_t nn,
+		       struct diff_result *d)
+{
+	struct side **op, **np;
+	size_t no, nno, i;
+
+	/* 1. same identity: unchanged (possibly moved) */
+	op = ptrs(os, on, false, &no, qs_ident);
+	np = ptrs(ns, nn, false, &nno, qs_ident);
+	walk_groups(op, no, np, nno, cmp_ident, pair_same, &d->unchanged);
+	free(op);
+	free(np);
+
+	/* 2. what is left, by function: changed */
+	op = ptrs(os, on, true, &no, qs_fn);
+	np = ptrs(ns, nn, true, &nno, qs_fn);
+	walk_groups(op, no, np, nno, cmp_fn, pair_changed, &d->changed);
+	free(op);
+	free(np);
+
+	/* 3. the rest */
+	for (i = 0; i < on; i++)
+		if (!os[i].paired)
+			add_pair(&d->removed, &os[i], NULL);
+	for (i = 0; i < nn; i++)
+		if (!ns[i].paired)
+			add_pair(&d->added, NULL, &ns[i]);
+	for (i = 0; i < d->unchanged.n; i++)
+		if (d->unchanged.v[i].old->e->line != d->unchanged.v[i].new->e->line)
+			add_pair(&d->moved, d->unchanged.v[i].old, d->unchanged.v[i].new);
+
+	if (d->changed.n)	/* qsort(NULL, 0) is undefined */
+		qsort(d->changed.v, d->changed.n, sizeof(*d->changed.v), qs_pair);
+	if (d->moved.n)
+		qsort(d->moved.v, d->moved.n, sizeof(*d->moved.v), qs_pair);
+}
+
+/* -j: one object, the entries of each class and the counts. */
+static void print_diff_json(const struct diff_result *d)
+{
+	json_begin();
+	jsonw_start_object(json_wtr);
+	json_pairs("removed", &d->removed, 0);
+	json_pairs("added", &d->added, 0);
+	json_pairs("changed", &d->changed, 1);
+	if (verbose)
+		json_pairs("moved", &d->moved, 1);
+	jsonw_name(json_wtr, "summary");
+	jsonw_start_object(json_wtr);
+	jsonw_uint_field(json_wtr, "removed", d->removed.n);
+	jsonw_uint_field(json_wtr, "added", d->added.n);
+	jsonw_uint_field(json_wtr, "changed", d->changed.n);
+	jsonw_uint_field(json_wtr, "moved", d->moved.n);
+	jsonw_uint_field(json_wtr, "unchanged", d->unchanged.n);
+	jsonw_end_object(json_wtr);
+	jsonw_end_object(json_wtr);
+	json_end();
+}
+
+/* A changed entry: where, then the old and the new format. */
+static void print_changed(const struct pi_entry *o, const struct pi_entry *n)
+{
+	printf("%-8s %s %s:%u", "changed", o->module, o->file, o->line);
+	if (n->line != o->line)
+		printf(" -> %u", n->line);
+	printf(" %s\n         - ", o->func);
+	print_fmt(o);
+	printf("\n         + ");
+	print_fmt(n);
+	printf("\n");
+}
+
+static void print_moved(const struct pi_entry *o, const struct pi_entry *n)
+{
+	printf("%-8s %s %s:%u -> %u %s \"", "moved", o->module,
+	       o->file, o->line, n->line, o->func);
+	pi_escape_file(stdout, o->fmt, o->fmt_len);
+	printf("\"\n");
+}
+
+/* One line per entry (moves with -v), the counts on stderr. */
+static void print_diff_text(const struct diff_result *d)
+{
+	size_t i;
+
+	for (i = 0; i < d->removed.n; i++)
+		print_text_entry("removed", d->removed.v[i].old->e);
+	for (i = 0; i < d->added.n; i++)
+		print_text_entry("added", d->added.v[i].new->e);
+	for (i = 0; i < d->changed.n; i++)
+		print_changed(d->changed.v[i].old->e, d->changed.v[i].new->e);
+	for (i = 0; verbose && i < d->moved.n; i++)
+		print_moved(d->moved.v[i].old->e, d->moved.v[i].new->e);
+	fflush(stdout);
+	fprintf(stderr, "printk-index: %zu removed, %zu added, %zu changed, %zu moved, %zu unchanged\n",
+		d->removed.n, d->added.n, d->changed.n, d->moved.n, d->unchanged.n);
+}
+
+static void diff_result_free(struct diff_result *d)
+{
+	free(d->unchanged.v);
+	free(d->changed.v);
+	free(d->removed.v);
+	free(d->added.v);
+	free(d->moved.v);
+}
+
 int do_diff(int argc, char **argv)
 {
 	struct pi_index oi, ni;
-	struct side *os = NULL, *ns = NULL, **op = NULL, **np = NULL;
-	struct result unchanged = { 0 }, changed = { 0 }, removed = { 0 },
-		      added = { 0 }, moved = { 0 };
+	struct side *os = NULL, *ns = NULL;
+	struct diff_result d = { 0 };
 	struct pi_err err;
-	size_t no, nn, i;
 	int ret = EXIT_ERR;
 
 	if (parse_common_opts(argc, argv, "printk-index diff [-j] [-v] OLD NEW"))
@@ -285,93 +399,16 @@ int do_diff(int argc, char **argv)
 
 	os = make_sides(&oi);
 	ns = make_sides(&ni);
-
-	/* 1. same identity: unchanged (possibly moved) */
-	op = ptrs(os, oi.n, false, &no, qs_ident);
-	np = ptrs(ns, ni.n, false, &nn, qs_ident);
-	walk_groups(op, no, np, nn, cmp_ident, pair_same, &unchanged);
-	free(op);
-	free(np);
-
-	/* 2. what is left, by function: changed */
-	op = ptrs(os, oi.n, true, &no, qs_fn);
-	np = ptrs(ns, ni.n, true, &nn, qs_fn);
-	walk_groups(op, no, np, nn, cmp_fn, pair_changed, &changed);
-
-	/* 3. the rest */
-	for (i = 0; i < oi.n; i++)
-		if (!os[i].paired)
-			add_pair(&removed, &os[i], NULL);
-	for (i = 0; i < ni.n; i++)
-		if (!ns[i].paired)
-			add_pair(&added, NULL, &ns[i]);
-	for (i = 0; i < unchanged.n; i++)
-		if (unchanged.v[i].old->e->line != unchanged.v[i].new->e->line)
-			add_pair(&moved, unchanged.v[i].old, unchanged.v[i].new);
-
-	if (changed.n)	/* qsort(NULL, 0) is undefined */
-		qsort(changed.v, changed.n, sizeof(*changed.v), qs_pair);
-	if (moved.n)
-		qsort(moved.v, moved.n, sizeof(*moved.v), qs_pair);
-
-	if (json_output) {
-		json_begin();
-		jsonw_start_object(json_wtr);
-		json_pairs("removed", &removed, 0);
-		json_pairs("added", &added, 0);
-		json_pairs("changed", &changed, 1);
-		if (verbose)
-			json_pairs("moved", &moved, 1);
-		jsonw_name(json_wtr, "summary");
-		jsonw_start_object(json_wtr);
-		jsonw_uint_field(json_wtr, "removed", removed.n);
-		jsonw_uint_field(json_wtr, "added", added.n);
-		jsonw_uint_field(json_wtr, "changed", changed.n);
-		jsonw_uint_field(json_wtr, "moved", moved.n);
-		jsonw_uint_field(json_wtr, "unchanged", unchanged.n);
-		jsonw_end_object(json_wtr);
-		jsonw_end_object(json_wtr);
-		json_end();
-	} else {
-		for (i = 0; i < removed.n; i++)
-			print_text_entry("removed", removed.v[i].old->e);
-		for (i = 0; i < added.n; i++)
-			print_text_entry("added", added.v[i].new->e);
-		for (i = 0; i < changed.n; i++) {
-			const struct pi_entry *o = changed.v[i].old->e, *n = changed.v[i].new->e;
-
-			printf("%-8s %s %s:%u", "changed", o->module, o->file, o->line);
-			if (n->line != o->line)
-				printf(" -> %u", n->line);
-			printf(" %s\n         - ", o->func);
-			print_fmt(o);
-			printf("\n         + ");
-			print_fmt(n);
-			printf("\n");
-		}
-		for (i = 0; verbose && i < moved.n; i++) {
-			const struct pi_entry *o = moved.v[i].old->e, *n = moved.v[i].new->e;
-
-			printf("%-8s %s %s:%u -> %u %s \"", "moved", o->module,
-			       o->file, o->line, n->line, o->func);
-			pi_escape_file(stdout, o->fmt, o->fmt_len);
-			printf("\"\n");
-		}
-		fflush(stdout);
-		fprintf(stderr, "printk-index: %zu removed, %zu added, %zu changed, %zu moved, %zu unchanged\n",
-			removed.n, added.n, changed.n, moved.n, unchanged.n);
-	}
-	ret = removed.n || changed.n ? EXIT_DIFF : EXIT_OK;
+	diff_sides(os, oi.n, ns, ni.n, &d);
+	if (json_output)
+		print_diff_json(&d);
+	else
+		print_diff_text(&d);
+	ret = d.removed.n || d.changed.n ? EXIT_DIFF : EXIT_OK;
 out:
-	free(op);
-	free(np);
 	free(os);
 	free(ns);
-	free(unchanged.v);
-	free(changed.v);
-	free(removed.v);
-	free(added.v);
-	free(moved.v);
+	diff_result_free(&d);
 	pi_index_free(&oi);
 	pi_index_free(&ni);
 	return ret;
