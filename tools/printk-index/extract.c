@@ -133,63 +133,168 @@ static int write_one(const char *outdir, const struct pi_index *idx, size_t from
 	return ret;
 }
 
-int do_extract(int argc, char **argv)
+#define USAGE "printk-index extract [-j] [-o OUTDIR] vmlinux|module.ko|build-dir..."
+
+/* -o into *outdir; -1, the usage shown, on a bad option or no object. */
+static int parse_extract_opts(int argc, char **argv, const char **outdir)
 {
 	static const struct option opts[] = {
 		COMMON_LONG_OPTS,
 		{ "output", required_argument, NULL, 'o' },
 		{ 0 }
 	};
-	const char *usage = "printk-index extract [-j] [-o OUTDIR] vmlinux|module.ko|build-dir...";
-	const char *outdir = NULL;
-	struct objs objs = { 0 };
-	struct pi_index idx;
-	struct pi_err err;
-	bool had_dir = false;
-	size_t i, *start = NULL;
-	const char **names = NULL;
-	int opt, ret = EXIT_ERR;
+	int opt;
 
 	while ((opt = getopt_long(argc, argv, "jpvo:", opts, NULL)) >= 0) {
 		if (common_opt(opt))
 			continue;
 		switch (opt) {
-		case 'o': outdir = optarg; break;
+		case 'o': *outdir = optarg; break;
 		default:
-			fprintf(stderr, "Usage: %s\n", usage);
-			return EXIT_ERR;
+			fprintf(stderr, "Usage: %s\n", USAGE);
+			return -1;
 		}
 	}
 	if (optind >= argc) {
-		fprintf(stderr, "Usage: %s\n", usage);
-		return EXIT_ERR;
+		fprintf(stderr, "Usage: %s\n", USAGE);
+		return -1;
 	}
+	return 0;
+}
+
+/*
+ * The objects the arguments name: a file as it is, a build folder as
+ * the vmlinux and *.ko in it (*had_dir set). -1 when an argument does not
+ * exist or a folder has no object.
+ */
+static int collect_objects(struct objs *o, char **args, size_t n, bool *had_dir,
+			   struct pi_err *err)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		struct stat st;
+
+		if (stat(args[i], &st)) {
+			pi_seterr(err, "%s: %s", args[i], strerror(errno));
+			return -1;
+		}
+		if (S_ISDIR(st.st_mode)) {
+			size_t before = o->n;
+
+			*had_dir = true;
+			if (scan_dir(o, args[i], true, err))
+				return -1;
+			if (o->n == before) {
+				pi_seterr(err, "%s: no vmlinux or *.ko in it", args[i]);
+				return -1;
+			}
+		} else {
+			objs_add(o, args[i]);
+		}
+	}
+	return 0;
+}
+
+/* The objects read, one after another, into one index. */
+struct extraction {
+	struct objs objs;
+	struct pi_index idx;
+	size_t *start;		/* objs.v[i]'s entries: idx.v[start[i] .. start[i + 1]) */
+	const char **names;	/* objs.v[i]'s module name */
+};
+
+static int load_objects(struct extraction *x, struct pi_err *err)
+{
+	size_t i;
+
+	x->start = xcalloc(x->objs.n + 1, sizeof(*x->start));
+	x->names = xcalloc(x->objs.n + 1, sizeof(*x->names));
+	for (i = 0; i < x->objs.n; i++) {
+		x->start[i] = x->idx.n;
+		if (pi_elf_load_file(&x->idx, x->objs.v[i], &x->names[i], err))
+			return -1;
+	}
+	x->start[x->objs.n] = x->idx.n;
+	return 0;
+}
+
+/* -o writes one file per module name: a second one would replace the first. */
+static int check_unique_names(const struct extraction *x, struct pi_err *err)
+{
+	size_t i, j;
+
+	for (i = 1; i < x->objs.n; i++) {
+		for (j = 0; j < i && strcmp(x->names[j], x->names[i]); j++)
+			;
+		if (j < i) {
+			pi_seterr(err, "extract: %s and %s are both module '%s', which -o writes to one file",
+				  x->objs.v[j], x->objs.v[i], x->names[i]);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* -o: OUTDIR/<module> for each object, nothing written if two share a name. */
+static int write_outdir(const struct extraction *x, const char *outdir, struct pi_err *err)
+{
+	size_t i;
+
+	if (check_unique_names(x, err))
+		return -1;
+	for (i = 0; i < x->objs.n; i++)
+		if (write_one(outdir, &x->idx, x->start[i], x->start[i + 1], x->names[i], err))
+			return -1;
+	return 0;
+}
+
+/* No -o: all of it on stdout, the combined layout for several objects. */
+static void print_extraction(const struct extraction *x)
+{
+	size_t i;
+
+	if (json_output) {
+		json_begin();
+		jsonw_start_array(json_wtr);
+		for (i = 0; i < x->idx.n; i++)
+			pi_json_entry(json_wtr, &x->idx.v[i]);
+		jsonw_end_array(json_wtr);
+		json_end();
+	} else {
+		print_index(stdout, &x->idx, 0, x->idx.n, x->objs.n > 1);
+	}
+}
+
+static void extraction_free(struct extraction *x)
+{
+	size_t i;
+
+	for (i = 0; i < x->objs.n; i++)
+		free(x->objs.v[i]);
+	free(x->objs.v);
+	free(x->start);
+	free(x->names);
+	pi_index_free(&x->idx);
+}
+
+int do_extract(int argc, char **argv)
+{
+	const char *outdir = NULL;
+	struct extraction x = { 0 };
+	struct pi_err err;
+	bool had_dir = false;
+	int ret = EXIT_ERR;
+
+	if (parse_extract_opts(argc, argv, &outdir))
+		return EXIT_ERR;
 	if (!pi_elf_supported()) {
 		p_err("extract: this printk-index was built without libelf");
 		return EXIT_ERR;
 	}
-	pi_index_init(&idx);
-	for (i = optind; i < (size_t)argc; i++) {
-		struct stat st;
-
-		if (stat(argv[i], &st)) {
-			pi_seterr(&err, "%s: %s", argv[i], strerror(errno));
-			goto fail;
-		}
-		if (S_ISDIR(st.st_mode)) {
-			size_t before = objs.n;
-
-			had_dir = true;
-			if (scan_dir(&objs, argv[i], true, &err))
-				goto fail;
-			if (objs.n == before) {
-				pi_seterr(&err, "%s: no vmlinux or *.ko in it", argv[i]);
-				goto fail;
-			}
-		} else {
-			objs_add(&objs, argv[i]);
-		}
-	}
+	pi_index_init(&x.idx);
+	if (collect_objects(&x.objs, argv + optind, argc - optind, &had_dir, &err))
+		goto fail;
 	if (had_dir && !outdir) {
 		pi_seterr(&err, "extract: a build folder needs -o OUTDIR");
 		goto fail;
@@ -198,51 +303,19 @@ int do_extract(int argc, char **argv)
 		pi_seterr(&err, "%s: %s", outdir, strerror(errno));
 		goto fail;
 	}
-	start = xcalloc(objs.n + 1, sizeof(*start));
-	names = xcalloc(objs.n + 1, sizeof(*names));
-	for (i = 0; i < objs.n; i++) {
-		start[i] = idx.n;
-		if (pi_elf_load_file(&idx, objs.v[i], &names[i], &err))
-			goto fail;
-	}
-	start[objs.n] = idx.n;
-
+	if (load_objects(&x, &err))
+		goto fail;
 	if (outdir) {
-		/* one file per module name: a second one would replace the first */
-		for (i = 1; i < objs.n; i++) {
-			size_t j;
-
-			for (j = 0; j < i && strcmp(names[j], names[i]); j++)
-				;
-			if (j < i) {
-				pi_seterr(&err, "extract: %s and %s are both module '%s', which -o writes to one file",
-					  objs.v[j], objs.v[i], names[i]);
-				goto fail;
-			}
-		}
-		for (i = 0; i < objs.n; i++)
-			if (write_one(outdir, &idx, start[i], start[i + 1], names[i], &err))
-				goto fail;
-	} else if (json_output) {
-		json_begin();
-		jsonw_start_array(json_wtr);
-		for (i = 0; i < idx.n; i++)
-			pi_json_entry(json_wtr, &idx.v[i]);
-		jsonw_end_array(json_wtr);
-		json_end();
+		if (write_outdir(&x, outdir, &err))
+			goto fail;
 	} else {
-		print_index(stdout, &idx, 0, idx.n, objs.n > 1);
+		print_extraction(&x);
 	}
 	ret = EXIT_OK;
 	goto out;
 fail:
 	p_err("%s", err.msg);
 out:
-	for (i = 0; i < objs.n; i++)
-		free(objs.v[i]);
-	free(objs.v);
-	free(start);
-	free(names);
-	pi_index_free(&idx);
+	extraction_free(&x);
 	return ret;
 }
