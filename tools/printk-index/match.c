@@ -327,7 +327,15 @@ static void text_summary(const struct stats *st)
 	print_no_shape(st);
 }
 
-int do_match(int argc, char **argv)
+/* What match's options ask for (the common -j, -p, -v: main.h's globals). */
+struct match_opts {
+	const char *index_src;	/* NULL: the running kernel's index */
+	const char *input;	/* "-": standard input */
+	int forced;		/* --format's shape, or LOG_NKINDS: guess per line */
+};
+
+/* The options into *o, the input too if given; -1 on a usage error. */
+static int parse_match_opts(int argc, char **argv, struct match_opts *o)
 {
 	static const struct option opts[] = {
 		COMMON_LONG_OPTS,
@@ -335,96 +343,136 @@ int do_match(int argc, char **argv)
 		{ "format", required_argument, NULL, 'f' },
 		{ 0 }
 	};
-	const char *index_src = NULL, *input = "-", *used;
-	struct pi_index idx;
-	struct matcher m;
-	struct chain_matcher chains;
-	struct stats st = { 0 };
-	struct sbuf scratch = { 0 };
-	struct pi_err err;
-	char *line = NULL;
-	size_t cap = 0, lineno = 0;
-	ssize_t len;
-	FILE *in = stdin;
-	struct log_shape shape;
-	int opt, ret = EXIT_ERR, forced = LOG_NKINDS;
+	int opt;
 
 	while ((opt = getopt_long(argc, argv, "jpvi:", opts, NULL)) >= 0) {
 		if (common_opt(opt))
 			continue;
 		switch (opt) {
-		case 'i': index_src = optarg; break;
+		case 'i': o->index_src = optarg; break;
 		case 'f':
-			forced = log_kind_by_name(optarg);
-			if (forced < 0) {
+			o->forced = log_kind_by_name(optarg);
+			if (o->forced < 0) {
 				p_err("unknown log format '%s' (auto, raw, dmesg, dmesg-r, dmesg-x, kmsg, journal, journal-json, syslog, rfc5424)",
 				      optarg);
-				return EXIT_ERR;
+				return -1;
 			}
 			break;
 		default:
 			fprintf(stderr, "Usage: printk-index match [-j] [-v] [--format NAME] [--index SOURCE] [FILE|-]\n"
 					"       printk-index match --follow [--from-start] [--no-wait] [--index SOURCE] [/dev/kmsg|FILE|-]\n");
-			return EXIT_ERR;
+			return -1;
 		}
 	}
 	if (argc - optind > 1) {
 		p_err("match reads one log file (or '-' for stdin)");
-		return EXIT_ERR;
+		return -1;
 	}
 	if (optind < argc)
-		input = argv[optind];
+		o->input = argv[optind];
+	return 0;
+}
 
-	pi_index_init(&idx);
-	if (index_src ? pi_load_source(&idx, index_src, &err) :
-			pi_load_default(&idx, &used, &err)) {
-		p_err("%s", err.msg);
-		pi_index_free(&idx);
-		return EXIT_ERR;
-	}
-	if (strcmp(input, "-")) {
-		struct stat st;
+/* The log to read: stdin for "-"; NULL, the error reported, if it cannot be. */
+static FILE *open_log(const char *input)
+{
+	struct stat st;
+	FILE *in;
 
-		in = fopen(input, "r");
-		if (!in || fstat(fileno(in), &st) || S_ISDIR(st.st_mode)) {
-			/* a folder opens, and fails at the first read: say it
-			 * here, before any output or summary */
-			p_err("%s: %s", input, in ? (errno = EISDIR, strerror(EISDIR)) :
-						 strerror(errno));
-			if (in)
-				fclose(in);
-			pi_index_free(&idx);
-			return EXIT_ERR;
-		}
+	if (!strcmp(input, "-"))
+		return stdin;
+	in = fopen(input, "r");
+	if (!in || fstat(fileno(in), &st) || S_ISDIR(st.st_mode)) {
+		/* a folder opens, and fails at the first read: say it
+		 * here, before any output or summary */
+		p_err("%s: %s", input, in ? (errno = EISDIR, strerror(EISDIR)) :
+					 strerror(errno));
+		if (in)
+			fclose(in);
+		return NULL;
 	}
-	matcher_build(&m, &idx);
-	chain_init(&chains, &m);
+	return in;
+}
+
+/*
+ * Every line of the log matched and printed, counted in *st. Returns the
+ * exit status: an error when the log could not be read to its end, or
+ * when most of its lines fit no log shape.
+ */
+static int match_log(FILE *in, const char *input, struct chain_matcher *chains,
+		     int forced, struct stats *st)
+{
+	struct sbuf scratch = { 0 };
+	struct log_shape shape;
+	char *line = NULL;
+	size_t cap = 0, lineno = 0;
+	ssize_t len;
+	int ret = EXIT_ERR;
+
 	log_shape_init(&shape, forced);
-
 	json_begin();
 	if (json_output)
 		jsonw_start_array(json_wtr);
 	while ((len = getline(&line, &cap, in)) >= 0)
-		match_line(&chains, &shape, forced, line, len, ++lineno, &st, &scratch);
+		match_line(chains, &shape, forced, line, len, ++lineno, st, &scratch);
 	if (ferror(in)) {
 		p_err("%s: read error: %s", input, strerror(errno));
 		goto out;
 	}
 	/* more than half of the lines unreadable: the wrong shape, or not
 	 * a kernel log; the answers above are still all there */
-	ret = st.no_shape * 2 > st.lines ? EXIT_ERR : EXIT_OK;
+	ret = st->no_shape * 2 > st->lines ? EXIT_ERR : EXIT_OK;
 out:
-	if (json_output)
-		json_summary(&st);
-	else
-		text_summary(&st);
-	if (st.binary)
-		fprintf(stderr, "printk-index: warning: %s: %zu line%s not text (control bytes): binary input?\n",
-			input, st.binary, st.binary == 1 ? " is" : "s are");
-	if (in != stdin)
-		fclose(in);
 	free(line);
 	sbuf_free(&scratch);
+	return ret;
+}
+
+/* The summary, even after a read error, and a warning for binary input. */
+static void print_summary(const struct stats *st, const char *input)
+{
+	if (json_output)
+		json_summary(st);
+	else
+		text_summary(st);
+	if (st->binary)
+		fprintf(stderr, "printk-index: warning: %s: %zu line%s not text (control bytes): binary input?\n",
+			input, st->binary, st->binary == 1 ? " is" : "s are");
+}
+
+int do_match(int argc, char **argv)
+{
+	struct match_opts o = { .input = "-", .forced = LOG_NKINDS };
+	struct chain_matcher chains;
+	struct stats st = { 0 };
+	struct pi_index idx;
+	struct matcher m;
+	struct pi_err err;
+	const char *used;
+	FILE *in;
+	int ret;
+
+	if (parse_match_opts(argc, argv, &o))
+		return EXIT_ERR;
+	pi_index_init(&idx);
+	if (o.index_src ? pi_load_source(&idx, o.index_src, &err) :
+			  pi_load_default(&idx, &used, &err)) {
+		p_err("%s", err.msg);
+		pi_index_free(&idx);
+		return EXIT_ERR;
+	}
+	in = open_log(o.input);
+	if (!in) {
+		pi_index_free(&idx);
+		return EXIT_ERR;
+	}
+	matcher_build(&m, &idx);
+	chain_init(&chains, &m);
+
+	ret = match_log(in, o.input, &chains, o.forced, &st);
+	print_summary(&st, o.input);
+	if (in != stdin)
+		fclose(in);
 	chain_free(&chains);
 	matcher_free(&m);
 	pi_index_free(&idx);
