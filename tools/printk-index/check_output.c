@@ -95,89 +95,99 @@ static void print_helper(const struct check_ctx *c)
 	printf(" (prints a buffer formatted elsewhere)\n");
 }
 
-void check_print_text(const struct check_ctx *c, const struct rule *r, const struct verdict *v)
+/* Live: the entries of the strong hits, their score, their witness. */
+static void print_live(const struct matcher *m, const struct rule *r, const struct verdict *v)
 {
-	const struct matcher *m = c->m;
 	bool all = verbose > 0;
-	size_t i, k, left = EVIDENCE_SHOWN, total;
+	size_t i, k, left = EVIDENCE_SHOWN;
 
-	printf("%s:%u %s %s: ", r->file, r->line, r->label ? r->label : "-",
-	       verdict_names[v->kind]);
-	print_pattern(r->pat, r->len);
-	printf("\n");
-	switch (v->kind) {
-	case V_LIVE:
-		for (i = 0; i < v->strong.n && (all || left); i++) {
-			const struct hit *h = &v->strong.v[i];
+	for (i = 0; i < v->strong.n && (all || left); i++) {
+		const struct hit *h = &v->strong.v[i];
 
-			for (k = 0; k < m->ent_count[h->fmt] && (all || left); k++, left -= left > 0) {
-				print_entry_text("live", fmt_entry(m, h->fmt, k));
-				printf(" %u/%u\n", h->w, r->ck.R);
-				if (h->witness) {
-					printf("        witness%s ", h->verified ? "" :
-					       " (NOT printed by the match model)");
-					print_quoted(h->witness, h->wlen);
-					printf("\n");
-				}
-			}
-		}
-		print_more(EVIDENCE_SHOWN, check_count_hit_entries(m, &v->strong), "live entries");
-		break;
-	case V_LIVE_ARGS:
-		for (i = 0; i < v->by_args.n && (all || left); i++) {
-			const struct hit *h = &v->by_args.v[i];
-
-			for (k = 0; k < m->ent_count[h->fmt] && (all || left); k++, left -= left > 0) {
-				print_entry_text("by arguments", fmt_entry(m, h->fmt, k));
-				printf("\n        e.g. ");
+		for (k = 0; k < m->ent_count[h->fmt] && (all || left); k++, left -= left > 0) {
+			print_entry_text("live", fmt_entry(m, h->fmt, k));
+			printf(" %u/%u\n", h->w, r->ck.R);
+			if (h->witness) {
+				printf("        witness%s ", h->verified ? "" :
+				       " (NOT printed by the match model)");
 				print_quoted(h->witness, h->wlen);
-				printf(", the arguments printing");
-				print_arguments(h);
 				printf("\n");
 			}
 		}
-		print_more(EVIDENCE_SHOWN, check_count_hit_entries(m, &v->by_args), "entries");
-		break;
-	case V_UNKNOWN:
-		if (v->helper_first) {
-			print_helper(c);
-			left -= left > 0;
-		}
-		total = check_count_entries(m, v->through, v->nthrough);
-		/* keep a line for the helper when it comes last */
-		for (i = 0; i < v->nthrough &&
-			    (all || left > (size_t)(v->through_helper && !v->helper_first)); i++)
-			print_fmt_entries(m, "through", v->through[i], &left, all);
-		if (v->nthrough)
-			printf("    (%%pV: the caller's format is not in this index)\n");
-		if (v->through_helper && !v->helper_first)
-			print_helper(c);
-		print_more(v->through_helper ? EVIDENCE_SHOWN - 1 : EVIDENCE_SHOWN, total,
-			   "pass-through entries");
-		if (v->undecided)
-			printf("    %zu formats too large to decide\n", v->undecided);
-		break;
-	case V_STALE:
-		if (v->reworded)
-			printf("    reworded: the first format below has %u of the rule's words, in order\n",
-			       v->sugg[0].common);
-		break;
 	}
-	if (v->kind >= V_UNKNOWN) {
-		for (i = 0; i < v->nsugg; i++) {
-			print_entry_text("did you mean", fmt_entry(m, v->sugg[i].fmt, 0));
-			printf("\n");
-		}
-		if (v->missing) {
-			printf("    no format has the word%s", v->missing & (v->missing - 1) ? "s" : "");
-			for (i = 0; i < v->rule_words.n && i < 64; i++)
-				if (v->missing >> i & 1)
-					printf(" %.*s", (int)v->rule_words.v[i].len, v->rule_words.v[i].s);
+	print_more(EVIDENCE_SHOWN, check_count_hit_entries(m, &v->strong), "live entries");
+}
+
+/* Live by arguments: the entries, a message, what the arguments printed. */
+static void print_by_arguments(const struct matcher *m, const struct verdict *v)
+{
+	bool all = verbose > 0;
+	size_t i, k, left = EVIDENCE_SHOWN;
+
+	for (i = 0; i < v->by_args.n && (all || left); i++) {
+		const struct hit *h = &v->by_args.v[i];
+
+		for (k = 0; k < m->ent_count[h->fmt] && (all || left); k++, left -= left > 0) {
+			print_entry_text("by arguments", fmt_entry(m, h->fmt, k));
+			printf("\n        e.g. ");
+			print_quoted(h->witness, h->wlen);
+			printf(", the arguments printing");
+			print_arguments(h);
 			printf("\n");
 		}
 	}
-	if (!verbose)
-		return;
+	print_more(EVIDENCE_SHOWN, check_count_hit_entries(m, &v->by_args), "entries");
+}
+
+/* Unknown: the pass-through entries and the helper, in the verdict's order. */
+static void print_pass_through(const struct check_ctx *c, const struct verdict *v)
+{
+	const struct matcher *m = c->m;
+	bool all = verbose > 0;
+	size_t i, left = EVIDENCE_SHOWN, total;
+
+	if (v->helper_first) {
+		print_helper(c);
+		left -= left > 0;
+	}
+	total = check_count_entries(m, v->through, v->nthrough);
+	/* keep a line for the helper when it comes last */
+	for (i = 0; i < v->nthrough &&
+		    (all || left > (size_t)(v->through_helper && !v->helper_first)); i++)
+		print_fmt_entries(m, "through", v->through[i], &left, all);
+	if (v->nthrough)
+		printf("    (%%pV: the caller's format is not in this index)\n");
+	if (v->through_helper && !v->helper_first)
+		print_helper(c);
+	print_more(v->through_helper ? EVIDENCE_SHOWN - 1 : EVIDENCE_SHOWN, total,
+		   "pass-through entries");
+	if (v->undecided)
+		printf("    %zu formats too large to decide\n", v->undecided);
+}
+
+/* Unknown or stale: the nearest formats, and the rule's words none has. */
+static void print_suggestions(const struct matcher *m, const struct verdict *v)
+{
+	size_t i;
+
+	for (i = 0; i < v->nsugg; i++) {
+		print_entry_text("did you mean", fmt_entry(m, v->sugg[i].fmt, 0));
+		printf("\n");
+	}
+	if (v->missing) {
+		printf("    no format has the word%s", v->missing & (v->missing - 1) ? "s" : "");
+		for (i = 0; i < v->rule_words.n && i < 64; i++)
+			if (v->missing >> i & 1)
+				printf(" %.*s", (int)v->rule_words.v[i].len, v->rule_words.v[i].s);
+		printf("\n");
+	}
+}
+
+/* -v: the count of each kind of evidence, and the weak entries. */
+static void print_counts(const struct matcher *m, const struct verdict *v)
+{
+	size_t i, k;
+
 	printf("    counts: %zu live, %zu by arguments, %zu weak (%zu of them pass-through), %zu undecided\n",
 	       check_count_hit_entries(m, &v->strong), check_count_hit_entries(m, &v->by_args),
 	       check_count_entries(m, v->weak, v->nweak), check_count_entries(m, v->through, v->nthrough),
@@ -188,6 +198,34 @@ void check_print_text(const struct check_ctx *c, const struct rule *r, const str
 			printf("\n");
 		}
 	}
+}
+
+void check_print_text(const struct check_ctx *c, const struct rule *r, const struct verdict *v)
+{
+	printf("%s:%u %s %s: ", r->file, r->line, r->label ? r->label : "-",
+	       verdict_names[v->kind]);
+	print_pattern(r->pat, r->len);
+	printf("\n");
+	switch (v->kind) {
+	case V_LIVE:
+		print_live(c->m, r, v);
+		break;
+	case V_LIVE_ARGS:
+		print_by_arguments(c->m, v);
+		break;
+	case V_UNKNOWN:
+		print_pass_through(c, v);
+		break;
+	case V_STALE:
+		if (v->reworded)
+			printf("    reworded: the first format below has %u of the rule's words, in order\n",
+			       v->sugg[0].common);
+		break;
+	}
+	if (v->kind >= V_UNKNOWN)
+		print_suggestions(c->m, v);
+	if (verbose)
+		print_counts(c->m, v);
 }
 
 static void json_hits(const struct matcher *m, const char *name, const struct hits *hs,
