@@ -121,33 +121,45 @@ static bool closing_quote(const char *p, const char *end)
 	return ((end - 2 - b) & 1) == 0;
 }
 
-int pi_parse_entry(struct pi_index *idx, const char *module,
-		   const char *line, size_t len, struct pi_err *err)
+/* The line number from colon + 1 to tok_end, as "%d" prints it. */
+static int parse_line_number(const char *line, const char *colon, const char *tok_end,
+			     unsigned long *out, struct pi_err *err)
 {
-	const char *end = line + len, *p, *tok_end, *colon, *q;
-	struct pi_entry e = { 0 };
-	size_t err_off;
 	unsigned long ln = 0;
-	char *fmt;
-	long n;
+	const char *q;
 
-	if (parse_level(line, end, &p, &e.level, &e.cont, err))
-		return -1;
-	if (p >= end || *p != ' ') {
-		pi_seterr(err, "column %zu: expected ' ' after level/flags", p - line + 1);
-		return -1;
+	for (q = colon + 1; q < tok_end; q++) {
+		if (*q < '0' || *q > '9' || ln > INT_MAX / 10)
+			goto bad;
+		ln = ln * 10 + (*q - '0');
 	}
-	p++;
+	/* "%d" never writes leading zeros: "007" would not round-trip */
+	if (ln > INT_MAX || (colon[1] == '0' && tok_end - colon > 2))
+		goto bad;
+	*out = ln;
+	return 0;
+bad:
+	pi_seterr(err, "column %zu: bad line number '%.*s'",
+		  colon - line + 2, (int)(tok_end - colon - 1), colon + 1);
+	return -1;
+}
 
-	/* filename:line - the file name may itself contain ':', the line
-	 * number is after the last one */
-	tok_end = token(p, end);
+/*
+ * "filename:line " at *pp into e->file and e->line; *pp moves past it.
+ * The file name may itself contain ':', the line number is after the
+ * last one.
+ */
+static int parse_file_line(struct pi_index *idx, const char *line, const char **pp,
+			   const char *end, struct pi_entry *e, struct pi_err *err)
+{
+	const char *p = *pp, *tok_end = token(p, end), *colon = NULL, *q;
+	unsigned long ln;
+
 	if (tok_end == p || tok_end >= end || *tok_end != ' ') {
 		pi_seterr(err, "column %zu: expected 'filename:line' followed by ' '",
 			  p - line + 1);
 		return -1;
 	}
-	colon = NULL;
 	for (q = p; q < tok_end; q++)
 		if (*q == ':')
 			colon = q;
@@ -156,32 +168,37 @@ int pi_parse_entry(struct pi_index *idx, const char *module,
 			  p - line + 1, (int)(tok_end - p), p);
 		return -1;
 	}
-	for (q = colon + 1; q < tok_end; q++) {
-		if (*q < '0' || *q > '9' || ln > INT_MAX / 10) {
-			pi_seterr(err, "column %zu: bad line number '%.*s'",
-				  colon - line + 2, (int)(tok_end - colon - 1), colon + 1);
-			return -1;
-		}
-		ln = ln * 10 + (*q - '0');
-	}
-	/* "%d" never writes leading zeros: "007" would not round-trip */
-	if (ln > INT_MAX || (colon[1] == '0' && tok_end - colon > 2)) {
-		pi_seterr(err, "column %zu: bad line number '%.*s'",
-			  colon - line + 2, (int)(tok_end - colon - 1), colon + 1);
+	if (parse_line_number(line, colon, tok_end, &ln, err))
 		return -1;
-	}
-	e.line = ln;
-	e.file = arena_strndup(&idx->arena, p, colon - p);
-	p = tok_end + 1;
+	e->line = ln;
+	e->file = arena_strndup(&idx->arena, p, colon - p);
+	*pp = tok_end + 1;
+	return 0;
+}
 
-	tok_end = token(p, end);
+/* "function " at *pp into e->func; *pp moves past it. */
+static int parse_func(struct pi_index *idx, const char *line, const char **pp,
+		      const char *end, struct pi_entry *e, struct pi_err *err)
+{
+	const char *p = *pp, *tok_end = token(p, end);
+
 	if (tok_end == p || tok_end >= end || *tok_end != ' ') {
 		pi_seterr(err, "column %zu: expected a function name followed by ' '",
 			  p - line + 1);
 		return -1;
 	}
-	e.func = arena_strndup(&idx->arena, p, tok_end - p);
-	p = tok_end + 1;
+	e->func = arena_strndup(&idx->arena, p, tok_end - p);
+	*pp = tok_end + 1;
+	return 0;
+}
+
+/* The quoted format from p to the end of the line, unescaped into e->fmt. */
+static int parse_format(struct pi_index *idx, const char *line, const char *p,
+			const char *end, struct pi_entry *e, struct pi_err *err)
+{
+	size_t err_off;
+	char *fmt;
+	long n;
 
 	if (p >= end || *p != '"') {
 		pi_seterr(err, "column %zu: expected '\"' starting the format", p - line + 1);
@@ -190,7 +207,7 @@ int pi_parse_entry(struct pi_index *idx, const char *module,
 	p++;
 	if (!closing_quote(p, end)) {
 		pi_seterr(err, "column %zu: format is not terminated by '\"' (truncated line?)",
-			  len + 1);
+			  (size_t)(end - line) + 1);
 		return -1;
 	}
 	fmt = arena_alloc(&idx->arena, end - 1 - p + 1);
@@ -203,8 +220,28 @@ int pi_parse_entry(struct pi_index *idx, const char *module,
 		return -1;
 	}
 	fmt[n] = '\0';
-	e.fmt = fmt;
-	e.fmt_len = n;
+	e->fmt = fmt;
+	e->fmt_len = n;
+	return 0;
+}
+
+int pi_parse_entry(struct pi_index *idx, const char *module,
+		   const char *line, size_t len, struct pi_err *err)
+{
+	const char *end = line + len, *p;
+	struct pi_entry e = { 0 };
+
+	if (parse_level(line, end, &p, &e.level, &e.cont, err))
+		return -1;
+	if (p >= end || *p != ' ') {
+		pi_seterr(err, "column %zu: expected ' ' after level/flags", p - line + 1);
+		return -1;
+	}
+	p++;
+	if (parse_file_line(idx, line, &p, end, &e, err) ||
+	    parse_func(idx, line, &p, end, &e, err) ||
+	    parse_format(idx, line, p, end, &e, err))
+		return -1;
 	e.module = module;
 	*new_entry(idx) = e;
 	idx->n++;
