@@ -427,6 +427,152 @@ uint32_t ck_bound_starts(const struct ck_rule *r, const struct ck_format *cf, bo
 	return sum;
 }
 
+/* how many times w_bound_chunks() ran its DP (checker.h) */
+uint64_t ck_stat_dp;
+
+/* Rows of w_bound_chunks(), kept across calls (one thread). */
+static uint32_t *dp_buf;
+static size_t dp_cap;
+
+/* dp_buf for a format of n literal bytes: five rows, col[], three byte arrays. */
+static void dp_reserve(uint32_t n)
+{
+	if (dp_cap < 8 * (size_t)n) {
+		dp_cap = 8 * (size_t)n;
+		free(dp_buf);
+		dp_buf = xmalloc(dp_cap * sizeof(*dp_buf));
+	}
+}
+
+/* The DP's columns: the format's literal bytes that can be aligned. */
+struct dp_cols {
+	uint32_t P;	/* how many */
+	uint32_t *col;	/* column k is format literal byte col[k] */
+	uint8_t *adj;	/* column k directly follows k - 1 */
+	uint8_t *cbyte;	/* its byte */
+	uint8_t *cfl;	/* FB_CONV_BEFORE, FB_CONV_AFTER; 16, 32: the byte
+			 * before, after it in the same literal token */
+};
+
+/*
+ * Only the format's bytes the rule has can be aligned: the other columns
+ * would stay 0. The columns left, in dp_buf after its five rows; c->P is
+ * their number.
+ */
+static void dp_columns(const struct ck_rule *r, const struct ck_format *cf,
+		       struct dp_cols *c)
+{
+	uint32_t k, P = 0;
+
+	c->col = dp_buf + 5 * (size_t)cf->nlseq;
+	c->adj = (uint8_t *)(dp_buf + 6 * (size_t)cf->nlseq);
+	c->cbyte = c->adj + cf->nlseq;
+	c->cfl = c->cbyte + cf->nlseq;
+	for (k = 0; k < cf->nlseq; k++) {
+		if (!r->seqmask[cf->lseq[k]])
+			continue;
+		c->adj[P] = P && c->col[P - 1] == k - 1 && (cf->lflags[k] & FB_CONTIG);
+		c->cbyte[P] = cf->lseq[k];
+		/* the neighbour tests of the DP, folded into the flags */
+		c->cfl[P] = cf->lflags[k] & (FB_CONV_BEFORE | FB_CONV_AFTER);
+		if ((cf->lflags[k] & FB_INTOK))
+			c->cfl[P] |= 16;	/* byte before in the same token */
+		if (k + 1 < cf->nlseq && (cf->lflags[k + 1] & FB_INTOK))
+			c->cfl[P] |= 32;	/* byte after in the same token */
+		c->col[P++] = k;
+	}
+	c->P = P;
+}
+
+/*
+ * rem[j]: literals j.. that the format's literal text has at all: the
+ * most that rows j.. can still add.
+ */
+static void dp_remaining(const struct rx_lits *l, const struct ck_format *cf, uint32_t *rem)
+{
+	uint32_t j, cnt = 0;
+
+	for (j = l->nseq; j-- > 0;) {
+		cnt += cls_has(cf->litset, l->seq[j]);
+		rem[j] = cnt;
+	}
+	rem[l->nseq] = 0;
+}
+
+/* The DP's rows: best0, pm0 the one being computed, best1, pm1 the one
+ * before it, pm2 the one before that. */
+struct dp_rows {
+	uint32_t *best0, *best1, *pm0, *pm1, *pm2;
+};
+
+/*
+ * Row j from the rows before it. pm0[k]: the most pairs of an alignment
+ * that can end before a gap in rows up to j, columns up to k; *res: the
+ * most anywhere so far. Returns the row's largest best0[].
+ */
+static uint32_t dp_row(const struct rx_lits *l, const struct ck_format *cf,
+		       const struct dp_cols *c, uint32_t j, struct dp_rows *rw,
+		       uint32_t *res)
+{
+	uint32_t J = l->nseq, P = c->P, k = 0, rmax = 0;
+	bool cont = l->seqcont[j];
+	bool next_cont = j + 1 < J && l->seqcont[j + 1];
+	const uint32_t *src = cont ? rw->pm2 : rw->pm1;	/* ends before a gap */
+	bool has_src = cont ? j >= 2 : j >= 1;
+
+	if (!cls_has(cf->litset, l->seq[j])) {
+		/* nothing aligns in this row: the prefix maxima carry
+		 * over (they grow along a row), no chunk goes on */
+		memcpy(rw->pm0, rw->pm1, P * sizeof(*rw->pm0));
+		memset(rw->best0, 0, P * sizeof(*rw->best0));
+		k = P;
+	}
+	for (; k < P; k++) {
+		uint32_t v = 0, g;
+		uint8_t fl = c->cfl[k];
+
+		if (c->cbyte[k] == l->seq[j]) {
+			/* a new chunk: after a gap, or at the start; in
+			 * the middle of a literal token the byte before
+			 * must fit what the rule has before it */
+			if ((!cont || (fl & FB_CONV_BEFORE)) &&
+			    (cont || !(fl & 16) ||
+			     byte_either(l->seqprev[j], cf->lseq[c->col[k] - 1])))
+				v = 1 + (k && has_src ? src[k - 1] : 0);
+			/* the chunk goes on */
+			if (cont && c->adj[k] && rw->best1[k - 1] && rw->best1[k - 1] + 1 > v)
+				v = rw->best1[k - 1] + 1;
+		}
+		rw->best0[k] = v;
+		if (v > rmax)
+			rmax = v;
+		/* usable as the last pair before a gap; inside a
+		 * literal token, the next byte must fit what the
+		 * rule has after it */
+		g = v && (!next_cont || (fl & FB_CONV_AFTER)) ? v : 0;
+		if (g && !next_cont && (fl & 32) &&
+		    !byte_either(l->seqnext[j], cf->lseq[c->col[k] + 1]))
+			g = 0;
+		if (g > *res)
+			*res = g;
+		if (rw->pm1[k] > g)
+			g = rw->pm1[k];
+		if (k && rw->pm0[k - 1] > g)
+			g = rw->pm0[k - 1];
+		rw->pm0[k] = g;
+	}
+	return rmax;
+}
+
+/* Row j done: it becomes row j - 1, row j - 1 row j - 2. */
+static void dp_next_row(struct dp_rows *rw)
+{
+	uint32_t *t;
+
+	t = rw->best1; rw->best1 = rw->best0; rw->best0 = t;
+	t = rw->pm2; rw->pm2 = rw->pm1; rw->pm1 = rw->pm0; rw->pm0 = t;
+}
+
 /*
  * The tightest bound, by dynamic programming over (rule literal j, format
  * literal byte p) aligned: along a path, aligned pairs increase in both;
@@ -436,127 +582,39 @@ uint32_t ck_bound_starts(const struct ck_rule *r, const struct ck_format *cf, bo
  * token); symmetrically before. best[j][p]: most aligned pairs ending
  * with (j, p).
  */
-uint64_t ck_stat_dp;
-
-
-/* Rows of w_bound_chunks(), kept across calls (one thread). */
-static uint32_t *dp_buf;
-static size_t dp_cap;
-
 static uint32_t w_bound_chunks(const struct ck_rule *r, const struct ck_format *cf,
 			       uint32_t need)
 {
 	const struct rx_lits *l = &r->lits;
-	uint32_t J = l->nseq, P = 0, j, k, res = 0, rowmax = 0, *col, rem[65];
-	uint32_t *best0, *best1, *pm0, *pm1, *pm2, *t;
-	uint8_t *adj, *cbyte, *cfl;
+	uint32_t J = l->nseq, j, res = 0, rowmax = 0, rmax, rem[65];
+	struct dp_cols c;
+	struct dp_rows rw;
 
 	if (!l->seq_ok)
 		return UINT32_MAX;
 	if (!J || !cf->nlseq)
 		return 0;
 	ck_stat_dp++;
-	if (dp_cap < 8 * (size_t)cf->nlseq) {
-		dp_cap = 8 * (size_t)cf->nlseq;
-		free(dp_buf);
-		dp_buf = xmalloc(dp_cap * sizeof(*dp_buf));
-	}
-	/* only the format's bytes the rule has can be aligned: the other
-	 * columns would stay 0; adj[k]: column k directly follows k - 1 */
-	col = dp_buf + 5 * (size_t)cf->nlseq;
-	adj = (uint8_t *)(dp_buf + 6 * (size_t)cf->nlseq);
-	cbyte = adj + cf->nlseq;
-	cfl = cbyte + cf->nlseq;
-	for (k = 0; k < cf->nlseq; k++) {
-		if (!r->seqmask[cf->lseq[k]])
-			continue;
-		adj[P] = P && col[P - 1] == k - 1 && (cf->lflags[k] & FB_CONTIG);
-		cbyte[P] = cf->lseq[k];
-		/* the neighbour tests of the DP, folded into the flags */
-		cfl[P] = cf->lflags[k] & (FB_CONV_BEFORE | FB_CONV_AFTER);
-		if ((cf->lflags[k] & FB_INTOK))
-			cfl[P] |= 16;	/* byte before in the same token */
-		if (k + 1 < cf->nlseq && (cf->lflags[k + 1] & FB_INTOK))
-			cfl[P] |= 32;	/* byte after in the same token */
-		col[P++] = k;
-	}
-	if (!P)
+	dp_reserve(cf->nlseq);
+	dp_columns(r, cf, &c);
+	if (!c.P)
 		return 0;
-	/* rem[j]: literals j.. that the format's literal text has at all:
-	 * the most that rows j.. can still add */
-	{
-		uint32_t cnt = 0;
-
-		for (j = J; j-- > 0;) {
-			cnt += cls_has(cf->litset, l->seq[j]);
-			rem[j] = cnt;
-		}
-		rem[J] = 0;
-	}
-	memset(dp_buf, 0, 5 * (size_t)P * sizeof(*dp_buf));
-	/* best1: row j - 1; pm1, pm2: rows j - 1, j - 2 */
-	best0 = dp_buf;
-	best1 = dp_buf + P;
-	pm0 = dp_buf + 2 * P;
-	pm1 = dp_buf + 3 * P;
-	pm2 = dp_buf + 4 * P;
+	dp_remaining(l, cf, rem);
+	memset(dp_buf, 0, 5 * (size_t)c.P * sizeof(*dp_buf));
+	rw.best0 = dp_buf;
+	rw.best1 = dp_buf + c.P;
+	rw.pm0 = dp_buf + 2 * c.P;
+	rw.pm1 = dp_buf + 3 * c.P;
+	rw.pm2 = dp_buf + 4 * c.P;
 	for (j = 0; j < J; j++) {
-		bool cont = l->seqcont[j];
-		bool next_cont = j + 1 < J && l->seqcont[j + 1];
-		const uint32_t *src = cont ? pm2 : pm1;	/* ends before a gap */
-		bool has_src = cont ? j >= 2 : j >= 1;
-		uint32_t rmax = 0;
-
-		k = 0;
-		if (!cls_has(cf->litset, l->seq[j])) {
-			/* nothing aligns in this row: the prefix maxima carry
-			 * over (they grow along a row), no chunk goes on */
-			memcpy(pm0, pm1, P * sizeof(*pm0));
-			memset(best0, 0, P * sizeof(*best0));
-			k = P;
-		}
-		for (; k < P; k++) {
-			uint32_t v = 0, g;
-			uint8_t fl = cfl[k];
-
-			if (cbyte[k] == l->seq[j]) {
-				/* a new chunk: after a gap, or at the start; in
-				 * the middle of a literal token the byte before
-				 * must fit what the rule has before it */
-				if ((!cont || (fl & FB_CONV_BEFORE)) &&
-				    (cont || !(fl & 16) ||
-				     byte_either(l->seqprev[j], cf->lseq[col[k] - 1])))
-					v = 1 + (k && has_src ? src[k - 1] : 0);
-				/* the chunk goes on */
-				if (cont && adj[k] && best1[k - 1] && best1[k - 1] + 1 > v)
-					v = best1[k - 1] + 1;
-			}
-			best0[k] = v;
-			if (v > rmax)
-				rmax = v;
-			/* usable as the last pair before a gap; inside a
-			 * literal token, the next byte must fit what the
-			 * rule has after it */
-			g = v && (!next_cont || (fl & FB_CONV_AFTER)) ? v : 0;
-			if (g && !next_cont && (fl & 32) &&
-			    !byte_either(l->seqnext[j], cf->lseq[col[k] + 1]))
-				g = 0;
-			if (g > res)
-				res = g;
-			if (pm1[k] > g)
-				g = pm1[k];
-			if (k && pm0[k - 1] > g)
-				g = pm0[k - 1];
-			pm0[k] = g;
-		}
+		rmax = dp_row(l, cf, &c, j, &rw, &res);
 		if (res >= need)
 			return res;	/* enough */
-		if (pm0[P - 1] > rowmax)
-			rowmax = pm0[P - 1];
+		if (rw.pm0[c.P - 1] > rowmax)
+			rowmax = rw.pm0[c.P - 1];
 		if ((rmax > rowmax ? rmax : rowmax) + rem[j + 1] < need)
 			return res;	/* cannot get there any more */
-		t = best1; best1 = best0; best0 = t;
-		t = pm2; pm2 = pm1; pm1 = pm0; pm0 = t;
+		dp_next_row(&rw);
 	}
 	return res;
 }
