@@ -277,16 +277,16 @@ static struct cand_ref cand_ref(const struct matcher *m, uint32_t k)
 					       f->blk_size : BLK_PREFETCH_MAX };
 }
 
-void matcher_build(struct matcher *m, const struct pi_index *idx)
+/*
+ * Each format's anchor: its rarest 4-byte literal piece, by the counts of
+ * every piece over all formats. Returns the count of formats anchored
+ * (in cands); the others go to m->anchorless.
+ */
+static uint32_t pick_anchors(struct matcher *m, struct cand *cands)
 {
 	struct count_ctx cc = { 0 };
-	struct cand *cands;
+	uint32_t k, ncand = 0, total_grams = 0;
 	struct umap u;
-	uint32_t k, ncand = 0, i, h, nslots, total_grams = 0;
-
-	memset(m, 0, sizeof(*m));
-	m->idx = idx;
-	dedupe(m);
 
 	for (k = 0; k < m->nfmt; k++)
 		total_grams += m->fmts[k].lit_bytes;
@@ -295,8 +295,6 @@ void matcher_build(struct matcher *m, const struct pi_index *idx)
 	cc.counts = xcalloc(total_grams + 16, sizeof(uint32_t));
 	for (k = 0; k < m->nfmt; k++)
 		for_each_gram(&m->fmts[k], count_gram, &cc);
-
-	cands = xcalloc(m->nfmt, sizeof(*cands));
 	m->anchorless = xcalloc(m->nfmt, sizeof(uint32_t));
 	for (k = 0; k < m->nfmt; k++) {
 		struct pick_ctx p = { .cc = &cc };
@@ -311,8 +309,15 @@ void matcher_build(struct matcher *m, const struct pi_index *idx)
 	}
 	umap_free(&u);
 	free(cc.counts);
+	return ncand;
+}
 
-	/* postings grouped by gram, one hash slot per distinct gram */
+/* The postings grouped by gram, one hash slot per distinct gram, and the
+ * line filter's bits for each gram. */
+static void build_postings(struct matcher *m, struct cand *cands, uint32_t ncand)
+{
+	uint32_t i, k, h, nslots;
+
 	if (ncand)
 		qsort(cands, ncand, sizeof(*cands), cmp_cand);
 	m->post = xcalloc(ncand + 1, sizeof(*m->post));
@@ -338,7 +343,13 @@ void matcher_build(struct matcher *m, const struct pi_index *idx)
 		h = filter_hash(cands[i].gram);
 		m->filter[filter_word(h)] |= 1ULL << filter_bit1(h) | 1ULL << filter_bit2(h);
 	}
-	free(cands);
+}
+
+/* The formats without an anchor, by the first byte they can print (257:
+ * any), specific and generic apart. */
+static void group_anchorless(struct matcher *m)
+{
+	uint32_t i, k;
 
 	for (i = 0; i < 257; i++) {
 		m->al_spec[i] = xcalloc(m->nanchorless, sizeof(struct cand_ref));
@@ -354,6 +365,21 @@ void matcher_build(struct matcher *m, const struct pi_index *idx)
 				m->al_spec[i][m->nal_spec[i]++] = cand_ref(m, m->anchorless[k]);
 		}
 	}
+}
+
+void matcher_build(struct matcher *m, const struct pi_index *idx)
+{
+	struct cand *cands;
+	uint32_t k, ncand;
+
+	memset(m, 0, sizeof(*m));
+	m->idx = idx;
+	dedupe(m);
+	cands = xcalloc(m->nfmt, sizeof(*cands));
+	ncand = pick_anchors(m, cands);
+	build_postings(m, cands, ncand);
+	free(cands);
+	group_anchorless(m);
 	/* lines without a level (plain dmesg) rank the same entries always */
 	m->any_level = xcalloc(m->nfmt + 1, sizeof(*m->any_level));
 	for (k = 0; k < m->nfmt; k++)
