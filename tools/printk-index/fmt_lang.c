@@ -88,15 +88,63 @@ static void emit_int(struct sbuf *o, size_t start, const struct int_shape *s, lo
  * alternative has a fixed shape, so the padding is exact. The counts too
  * long to need padding or precision zeros share one alternative.
  */
+/*
+ * The alternatives of one sign, value and natural digit count (s->nat):
+ * the padding each layout adds. true when the longer counts differ only
+ * in their digits, which s->nat_hi then covers.
+ */
+static bool int_alts(struct sbuf *o, size_t start, const struct fmt_tok *t, struct int_shape *s)
+{
+	bool left = t->flags & F_LEFT;
+	bool zeropad = (t->flags & F_ZEROPAD) && !left;
+	bool wstar = t->width == W_STAR, pstar = t->prec == W_STAR;
+	long w = t->width > 0 ? t->width : 0, p = t->prec >= 0 ? t->prec : -1;
+	long body = p > s->nat ? p : s->nat, need, nd;
+	long zb = body - s->nat;	/* precision zeros */
+	long c0 = s->sl + s->pl + body;
+	bool alike = !s->zero && (wstar ? pstar || !zb : !pstar && c0 >= w && !zb);
+
+	s->nat_hi = alike ? t->maxdigits : s->nat;
+	if (wstar) {
+		long zl = pstar ? 0 : zb, zh = pstar ? -1 : zb;
+
+		if (left) {
+			emit_int(o, start, s, 0, zl, zh, -1);
+		} else if (zeropad) {
+			emit_int(o, start, s, 0, zl, -1, 0);
+			emit_int(o, start, s, 0, zl, zh, -1);
+		} else {
+			emit_int(o, start, s, -1, zl, zh, 0);
+			emit_int(o, start, s, 0, zl, zh, -1);
+		}
+		return alike;
+	}
+	if (pstar) {
+		/* any precision: any leading zeros, no zero padding beyond
+		 * them */
+		need = w - s->sl - s->pl;
+		emit_int(o, start, s, 0, need > s->nat ? need - s->nat : 0, -1, 0);
+		for (nd = s->nat; nd < need && !zeropad; nd++)
+			emit_int(o, start, s, left ? 0 : need - nd, nd - s->nat, nd - s->nat,
+				 left ? need - nd : 0);
+		return false;
+	}
+	if (c0 >= w)
+		emit_int(o, start, s, 0, zb, zb, 0);
+	else if (zeropad)
+		emit_int(o, start, s, 0, zb + w - c0, zb + w - c0, 0);
+	else if (left)
+		emit_int(o, start, s, 0, zb, zb, w - c0);
+	else
+		emit_int(o, start, s, w - c0, zb, zb, 0);
+	return alike;
+}
+
 static void int_regex(const struct fmt_tok *t, struct sbuf *o)
 {
 	static const char *dig[] = { "[0-7]", "[0-9]", "[0-9a-f]", "[0-9A-F]" };
 	static const char *nz[] = { "[1-7]", "[1-9]", "[1-9a-f]", "[1-9A-F]" };
 	int bi = t->base == 8 ? 0 : t->base == 10 ? 1 : t->upper ? 3 : 2;
-	bool left = t->flags & F_LEFT;
-	bool zeropad = (t->flags & F_ZEROPAD) && !left;
-	bool wstar = t->width == W_STAR, pstar = t->prec == W_STAR;
-	long w = t->width > 0 ? t->width : 0, p = t->prec >= 0 ? t->prec : -1;
 	const char *nonneg = "";
 	size_t start;
 	int si, z;
@@ -121,51 +169,9 @@ static void int_regex(const struct fmt_tok *t, struct sbuf *o)
 			else if ((t->flags & F_SPECIAL) && t->base == 8 && !z)
 				s.pfx = "0";
 			s.pl = strlen(s.pfx);
-			for (s.nat = 1; s.nat <= (z ? 1 : t->maxdigits); s.nat++) {
-				long body = p > s.nat ? p : s.nat, need, nd;
-				long zb = body - s.nat;	/* precision zeros */
-				long c0 = s.sl + s.pl + body;
-				/* from here on only the digit count changes */
-				bool alike = !z && (wstar ? pstar || !zb : !pstar && c0 >= w && !zb);
-
-				s.nat_hi = alike ? t->maxdigits : s.nat;
-				if (wstar) {
-					long zl = pstar ? 0 : zb, zh = pstar ? -1 : zb;
-
-					if (left) {
-						emit_int(o, start, &s, 0, zl, zh, -1);
-					} else if (zeropad) {
-						emit_int(o, start, &s, 0, zl, -1, 0);
-						emit_int(o, start, &s, 0, zl, zh, -1);
-					} else {
-						emit_int(o, start, &s, -1, zl, zh, 0);
-						emit_int(o, start, &s, 0, zl, zh, -1);
-					}
-					if (alike)
-						break;
-					continue;
-				}
-				if (pstar) {
-					/* any precision: any leading zeros, no
-					 * zero padding beyond them */
-					need = w - s.sl - s.pl;
-					emit_int(o, start, &s, 0, need > s.nat ? need - s.nat : 0, -1, 0);
-					for (nd = s.nat; nd < need && !zeropad; nd++)
-						emit_int(o, start, &s, left ? 0 : need - nd, nd - s.nat,
-							 nd - s.nat, left ? need - nd : 0);
-					continue;
-				}
-				if (c0 >= w)
-					emit_int(o, start, &s, 0, zb, zb, 0);
-				else if (zeropad)
-					emit_int(o, start, &s, 0, zb + w - c0, zb + w - c0, 0);
-				else if (left)
-					emit_int(o, start, &s, 0, zb, zb, w - c0);
-				else
-					emit_int(o, start, &s, w - c0, zb, zb, 0);
-				if (alike)
+			for (s.nat = 1; s.nat <= (z ? 1 : t->maxdigits); s.nat++)
+				if (int_alts(o, start, t, &s))
 					break;
-			}
 		}
 	}
 	sbuf_addc(o, ')');
