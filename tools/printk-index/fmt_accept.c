@@ -24,15 +24,23 @@ static bool is_digit_of(const struct fmt_tok *t, unsigned char c)
 	return t->upper ? (c >= 'A' && c <= 'F') : (c >= 'a' && c <= 'f');
 }
 
+/* A span of number()'s, read up to its digits. */
+struct int_span {
+	size_t p, e;		/* the digits (zero padding included) */
+	size_t pad;		/* blanks of padding */
+	size_t sign, pfx;	/* their lengths */
+};
+
 /*
  * number() lays out: [spaces][sign][0x|0][zero padding][precision zeros]
- * [digits][spaces]. left/zeropad select which padding exists.
+ * [digits][spaces]. left/zeropad select which padding exists. The
+ * padding, sign and prefix of s[0..n), checked; false if they cannot be.
  */
-static bool int_layout_ok(const struct fmt_tok *t, const unsigned char *s,
-			  size_t n, bool left, bool zeropad)
+static bool int_head(const struct fmt_tok *t, const unsigned char *s, size_t n, bool left,
+		     bool zeropad, struct int_span *sp)
 {
-	size_t p = 0, e = n, pad = 0, sign = 0, pfx = 0, nd, z, nat, body, zpad, k;
-	bool star_w = t->width == W_STAR, nonzero = false;
+	size_t p = 0, e = n, pad = 0, sign = 0, pfx = 0, k;
+	bool nonzero = false;
 
 	if (left) {
 		while (e > p && s[e - 1] == ' ') {
@@ -89,10 +97,23 @@ static bool int_layout_ok(const struct fmt_tok *t, const unsigned char *s,
 		p++;
 		pfx = 1;
 	}
-	nd = e - p;
+	*sp = (struct int_span){ .p = p, .e = e, .pad = pad, .sign = sign, .pfx = pfx };
+	return true;
+}
+
+/* The digits against the type, the precision and the width. */
+static bool int_layout_ok(const struct fmt_tok *t, const unsigned char *s, size_t n,
+			  bool left, bool zeropad)
+{
+	size_t nd, z, nat, body, zpad;
+	struct int_span sp;
+
+	if (!int_head(t, s, n, left, zeropad, &sp))
+		return false;
+	nd = sp.e - sp.p;
 	if (!nd)
 		return false;
-	for (z = 0; z < nd && s[p + z] == '0'; z++)
+	for (z = 0; z < nd && s[sp.p + z] == '0'; z++)
 		;
 	nat = nd - z ? nd - z : 1;
 	if (nat > t->maxdigits)
@@ -106,12 +127,12 @@ static bool int_layout_ok(const struct fmt_tok *t, const unsigned char *s,
 	zpad = nd - body;
 	if (zpad && !zeropad)
 		return false;
-	if (star_w)
+	if (t->width == W_STAR)
 		return true;
 	/* padding exists only to reach the width, and then exactly */
-	if (pad + zpad)
+	if (sp.pad + zpad)
 		return (size_t)t->width == n;
-	return sign + pfx + body >= (size_t)(t->width > 0 ? t->width : 0);
+	return sp.sign + sp.pfx + body >= (size_t)(t->width > 0 ? t->width : 0);
 }
 
 static bool int_ok(const struct fmt_tok *t, const unsigned char *s, size_t n)
