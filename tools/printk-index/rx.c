@@ -195,6 +195,37 @@ static int posix_class(struct parser *ps, const char **pp, uint64_t cls[4])
 }
 
 /* [...] with p at '[' */
+/* The end of a range "lo-" in a bracket, at *pp; -1 after a failure. */
+static int range_end(struct parser *ps, const char **pp, int lo)
+{
+	const char *p = *pp;
+	int hi;
+
+	if (*p == '\\') {
+		const char *q = p + 1;
+
+		hi = escape_byte(ps, &q);
+		if (hi == -1)
+			return -1;
+		if (hi == -2) {
+			fail(ps, p, "%s", "class escape as a range end");
+			return -1;
+		}
+		p = q;
+	} else if (p[0] == '[' && p + 1 < ps->end && p[1] == ':') {
+		fail(ps, p, "%s", "[:class:] as a range end");
+		return -1;
+	} else {
+		hi = (unsigned char)*p++;
+	}
+	if (hi < lo) {
+		fail(ps, p, "%s", "range out of order");
+		return -1;
+	}
+	*pp = p;
+	return hi;
+}
+
 static struct rx_node *parse_bracket(struct parser *ps)
 {
 	const char *start = ps->p, *p = ps->p + 1;
@@ -246,27 +277,9 @@ static struct rx_node *parse_bracket(struct parser *ps)
 		hi = lo;
 		if (p + 1 < ps->end && *p == '-' && p[1] != ']') {
 			p++;
-			if (*p == '\\') {
-				const char *q = p + 1;
-
-				hi = escape_byte(ps, &q);
-				if (hi == -1)
-					return NULL;
-				if (hi == -2) {
-					fail(ps, p, "%s", "class escape as a range end");
-					return NULL;
-				}
-				p = q;
-			} else if (p[0] == '[' && p + 1 < ps->end && p[1] == ':') {
-				fail(ps, p, "%s", "[:class:] as a range end");
+			hi = range_end(ps, &p, lo);
+			if (hi < 0)
 				return NULL;
-			} else {
-				hi = (unsigned char)*p++;
-			}
-			if (hi < lo) {
-				fail(ps, p, "%s", "range out of order");
-				return NULL;
-			}
 		}
 		add_range(cls, lo, hi);
 	}
