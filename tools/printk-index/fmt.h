@@ -63,7 +63,7 @@ struct fmt_tok {
 	uint32_t min, max;	/* span length bounds */
 	uint32_t lit_off, lit_len;	/* TK_LIT: in fmt->lit */
 	const struct ere *ere;	/* TK_ERE; TK_INT, TK_STR, TK_CHAR: NULL if
-				 * the model is too large for an automaton */
+				 * the model is too large for a DFA */
 	const char *ext;	/* TK_ERE / TK_WILD: "pM", "pV"... */
 	uint64_t cls[4];	/* bytes that may appear in the span */
 };

@@ -19,7 +19,8 @@
 const struct ere *fmt_model_ere(const char *pattern);
 
 /* The automaton of a number, string or char conversion's model (built
- * once per distinct spec); NULL when the model is too large for one. */
+ * once per distinct spec), always a DFA; NULL when the model is too
+ * large for one. */
 const struct ere *fmt_conv_ere(const struct fmt_tok *t);
 
 /* number()'s, string()'s and %c's layouts by arithmetic (fmt_accept.c):

@@ -296,6 +296,43 @@ static void index_conversions(void)
 	pi_index_free(&idx);
 }
 
+/*
+ * Which conversions get their model's automaton: every one a kernel
+ * prints with (widths up to about 20), always as a DFA; a width or
+ * precision of hundreds is answered by the arithmetic, exactly, at the
+ * cost of the span's length.
+ */
+static void model_limits(void)
+{
+	static const struct { const char *fmt; bool automaton; } convs[] = {
+		{ "%d", true }, { "%016llx", true }, { "%-20s", true }, { "%#010x", true },
+		{ "%300d", true }, { "%-100d", true },
+		{ "%-300d", false }, { "%*.300s", false }, { "%.8333lx", false },
+	};
+	char span[400];
+	struct fmt f;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(convs); i++) {
+		fmt_compile(&f, convs[i].fmt, strlen(convs[i].fmt));
+		if (convs[i].automaton)
+			CHECK(f.tok[0].ere && f.tok[0].ere->dfa);
+		else
+			CHECK(!f.tok[0].ere);
+		fmt_free(&f);
+	}
+	/* "%-300d": the digits, then blanks to exactly 300 */
+	fmt_compile(&f, "%-300d", 6);
+	memset(span, ' ', sizeof(span));
+	memcpy(span, "-42", 3);
+	CHECK(fmt_tok_accepts(&f.tok[0], span, 300));
+	CHECK(!fmt_tok_accepts(&f.tok[0], span, 299));
+	CHECK(!fmt_tok_accepts(&f.tok[0], span, 301));
+	memcpy(span, "042", 3);	/* a leading zero number() never prints */
+	CHECK(!fmt_tok_accepts(&f.tok[0], span, 300));
+	fmt_free(&f);
+}
+
 static void test_conversions(void)
 {
 	static const char *const ints[] = {
@@ -326,6 +363,7 @@ static void test_conversions(void)
 	conv_exhaustive("%pe", "-E0N1", 5);
 	conv_exhaustive("%5p", " 0af", 6);
 	index_conversions();
+	model_limits();
 }
 
 /* ------------------------------------------------------------------ */
