@@ -196,8 +196,7 @@ static int check_run_init(struct check_run *cr, const struct check_opts *o)
 	size_t i;
 
 	pi_index_init(&cr->idx);
-	if (o->index_src ? pi_load_source(&cr->idx, o->index_src, &err) :
-			   pi_load_default(&cr->idx, &used, &err)) {
+	if (pi_load_index(&cr->idx, o->index_src, &used, &err)) {
 		p_err("%s", err.msg);
 		pi_index_free(&cr->idx);
 		return -1;

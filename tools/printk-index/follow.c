@@ -76,14 +76,11 @@ static int load_index(struct follower *f, struct follow_index **ixp, char **watc
 	struct stat st;
 
 	pi_index_init(&ix->idx);
-	if (f->index_src ? pi_load_source(&ix->idx, f->index_src, err) :
-			   pi_load_default(&ix->idx, &used, err)) {
+	if (pi_load_index(&ix->idx, f->index_src, &used, err)) {
 		pi_index_free(&ix->idx);
 		free(ix);
 		return -1;
 	}
-	if (f->index_src)
-		used = f->index_src;
 	*watch_dir = NULL;
 	if (used && !stat(used, &st) && S_ISDIR(st.st_mode)) {
 		*watch_dir = xstrdup(used);

@@ -455,8 +455,7 @@ int do_match(int argc, char **argv)
 	if (parse_match_opts(argc, argv, &o))
 		return EXIT_ERR;
 	pi_index_init(&idx);
-	if (o.index_src ? pi_load_source(&idx, o.index_src, &err) :
-			  pi_load_default(&idx, &used, &err)) {
+	if (pi_load_index(&idx, o.index_src, &used, &err)) {
 		p_err("%s", err.msg);
 		pi_index_free(&idx);
 		return EXIT_ERR;

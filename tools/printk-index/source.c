@@ -157,3 +157,12 @@ int pi_load_default(struct pi_index *idx, const char **used, struct pi_err *err)
 		  dirs[0], dirs[1]);
 	return -1;
 }
+
+int pi_load_index(struct pi_index *idx, const char *src, const char **used,
+		  struct pi_err *err)
+{
+	if (!src)
+		return pi_load_default(idx, used, err);
+	*used = src;
+	return pi_load_source(idx, src, err);
+}

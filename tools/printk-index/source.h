@@ -16,4 +16,9 @@ int pi_load_source(struct pi_index *idx, const char *path, struct pi_err *err);
 /* The system's index: /sys/kernel/printk_index, then debugfs. */
 int pi_load_default(struct pi_index *idx, const char **used, struct pi_err *err);
 
+/* --index SRC when given (pi_load_source()), else the system's; *used is
+ * what was read. */
+int pi_load_index(struct pi_index *idx, const char *src, const char **used,
+		  struct pi_err *err);
+
 #endif
