@@ -187,6 +187,47 @@ static void visit_at(struct cover_search *cs, size_t i, size_t p)
 }
 
 /*
+ * A first conversion of a class of bytes followed by a literal ("%d ",
+ * "%lu*%lukB "): its span is made of class bytes, min to max of them, and
+ * the literal occurs right after it, so it can start only at the offsets
+ * p in [lo, n) with such a run up to an occurrence q of the literal:
+ * max(start of the run ending at q, q - max) <= p <= q - min. Those are
+ * set in at; false when there is none (the row can print no piece). A
+ * start anywhere else has no value (the literal's is none where it does
+ * not occur), so leaving it out changes no value; most digits of a line
+ * are not right before the literal.
+ */
+static bool first_before_literal(uint64_t *at, const struct fmt *f, const char *msg,
+				 size_t n, size_t lo)
+{
+	const struct fmt_tok *tk = &f->tok[0], *lt = &f->tok[1];
+	const char *s, *end = msg + n, *lit = f->lit + lt->lit_off;
+	size_t q, p, from, to, scan = lo, run = lo, next = lo;
+	bool any = false;
+
+	for (s = msg + lo + tk->min; s < end && (s = memmem(s, end - s, lit, lt->lit_len)); s++) {
+		q = (size_t)(s - msg);
+		/* run: the start of the run of class bytes that ends at q */
+		for (; scan < q; scan++)
+			if (!cls_has(tk->cls, (unsigned char)msg[scan]))
+				run = scan + 1;
+		from = tk->max != FMT_INF && q - lo > tk->max ? q - tk->max : lo;
+		if (from < run)
+			from = run;
+		if (q - from < tk->min)
+			continue;
+		to = q - tk->min;
+		/* the ranges only move up: each offset is set once */
+		for (p = from > next ? from : next; p <= to; p++)
+			at[p / 64] |= 1ULL << (p % 64);
+		if (to + 1 > next)
+			next = to + 1;
+		any = true;
+	}
+	return any;
+}
+
+/*
  * The offsets in [lo, n) where row i has a token that can start, added to
  * the visits once each: a literal where it occurs, a token after a literal
  * where that literal ends, a first conversion where a byte of its class
@@ -210,7 +251,17 @@ static void row_visits(struct cover_search *cs, size_t i, const char *msg, size_
 	memset(at, 0, nw * sizeof(*at));
 	for (t = 0; t < f->ntok; t++) {
 		tk = &f->tok[t];
-		if (tk->kind == TK_LIT) {
+		if (tk->kind == TK_LIT && t + 1 == f->ntok && !f->open_end) {
+			/* a closed format ends the line: its last literal
+			 * counts only as the line's end */
+			lit = f->lit + tk->lit_off;
+			if (n - lo < tk->lit_len || memcmp(end - tk->lit_len, lit, tk->lit_len)) {
+				r->dead = true;
+				return;
+			}
+			p = n - tk->lit_len;
+			at[p / 64] |= 1ULL << (p % 64);
+		} else if (tk->kind == TK_LIT) {
 			lit = f->lit + tk->lit_off;
 			r->dead = true;
 			for (s = msg + lo; (s = memmem(s, end - s, lit, tk->lit_len)); s++) {
@@ -225,6 +276,23 @@ static void row_visits(struct cover_search *cs, size_t i, const char *msg, size_
 				return;
 		} else if (t && tk[-1].kind == TK_LIT) {
 			continue;	/* with its literal */
+		} else if (t == 0 && !tk->cls_all && tk->min && f->ntok > 1 &&
+			   tk[1].kind == TK_LIT) {
+			if (!first_before_literal(at, f, msg, n, lo)) {
+				r->dead = true;
+				return;
+			}
+		} else if (t == 0 && !tk->cls_all && tk->min && f->ntok == 1 && !f->open_end) {
+			/* "%d\n": a run of class bytes up to the line's end */
+			for (p = n; p > lo && (tk->max == FMT_INF || n - p < tk->max) &&
+				    cls_has(tk->cls, (unsigned char)msg[p - 1]); p--)
+				;
+			if (n - p < tk->min) {
+				r->dead = true;
+				return;
+			}
+			for (; p <= n - tk->min; p++)
+				at[p / 64] |= 1ULL << (p % 64);
 		} else if (t == 0 && !tk->cls_all && tk->min) {
 			for (p = lo; p < n; p++)
 				if (cls_has(tk->cls, (unsigned char)msg[p]))
