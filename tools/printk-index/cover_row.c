@@ -239,9 +239,13 @@ void cover_row_finish(struct cover_search *cs, struct cover_row *r, const char *
 		      size_t p)
 {
 	const struct fmt *f = r->f;
-	int64_t here = end_value(cs, r, p);
+	int64_t here;
 	uint32_t t;
 
+	/* most pieces end with a token that prints something */
+	if (f->ntok < 2 || f->rest_min[f->ntok - 1])
+		return;
+	here = end_value(cs, r, p);
 	for (t = f->ntok; t-- > 1 && !f->rest_min[t];) {
 		int64_t *v = &r->v[(t - 1) * cs->stride + p];
 
