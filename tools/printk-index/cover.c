@@ -186,127 +186,217 @@ static void visit_at(struct cover_search *cs, size_t i, size_t p)
 	cs->nvisits++;
 }
 
-/*
- * A first conversion of a class of bytes followed by a literal ("%d ",
- * "%lu*%lukB "): its span is made of class bytes, min to max of them, and
- * the literal occurs right after it, so it can start only at the offsets
- * p in [lo, n) with such a run up to an occurrence q of the literal:
- * max(start of the run ending at q, q - max) <= p <= q - min. Those are
- * set in at; false when there is none (the row can print no piece). A
- * start anywhere else has no value (the literal's is none where it does
- * not occur), so leaving it out changes no value; most digits of a line
- * are not right before the literal.
- */
-static bool first_before_literal(uint64_t *at, const struct fmt *f, const char *msg,
-				 size_t n, size_t lo)
-{
-	const struct fmt_tok *tk = &f->tok[0], *lt = &f->tok[1];
-	const char *s, *end = msg + n, *lit = f->lit + lt->lit_off;
-	size_t q, p, from, to, scan = lo, run = lo, next = lo;
-	bool any = false;
+/* A visit that tries the row's first token alone (visit_row[]'s flag). */
+#define VISIT_FIRST 0x80000000u
 
-	for (s = msg + lo + tk->min; s < end && (s = memmem(s, end - s, lit, lt->lit_len)); s++) {
-		q = (size_t)(s - msg);
-		/* run: the start of the run of class bytes that ends at q */
-		for (; scan < q; scan++)
-			if (!cls_has(tk->cls, (unsigned char)msg[scan]))
-				run = scan + 1;
-		from = tk->max != FMT_INF && q - lo > tk->max ? q - tk->max : lo;
-		if (from < run)
-			from = run;
-		if (q - from < tk->min)
-			continue;
-		to = q - tk->min;
-		/* the ranges only move up: each offset is set once */
-		for (p = from > next ? from : next; p <= to; p++)
-			at[p / 64] |= 1ULL << (p % 64);
-		if (to + 1 > next)
-			next = to + 1;
-		any = true;
+static void set_range(uint64_t *b, size_t from, size_t to)
+{
+	size_t w = from / 64, last = to / 64;
+	uint64_t lo_mask = ~0ULL << (from % 64), hi_mask = ~0ULL >> (63 - to % 64);
+
+	if (w == last) {
+		b[w] |= lo_mask & hi_mask;
+		return;
 	}
-	return any;
+	b[w++] |= lo_mask;
+	while (w < last)
+		b[w++] = ~0ULL;
+	b[last] |= hi_mask;
+}
+
+/* The next run of offsets set in b from p on, below lim: [*q1, *q2];
+ * false when there is none. */
+static bool next_run(const uint64_t *b, size_t p, size_t lim, size_t *q1, size_t *q2)
+{
+	size_t w, nw = (lim + 63) / 64;
+	uint64_t x;
+
+	if (p >= lim)
+		return false;
+	w = p / 64;
+	x = b[w] & (~0ULL << (p % 64));
+	while (!x && ++w < nw)
+		x = b[w];
+	if (!x || (p = w * 64 + __builtin_ctzll(x)) >= lim)
+		return false;
+	*q1 = p;
+	/* then the first clear bit */
+	x = ~b[w] & (~0ULL << (p % 64));
+	while (!x && ++w < nw)
+		x = ~b[w];
+	p = x ? w * 64 + __builtin_ctzll(x) : nw * 64;
+	*q2 = (p < lim ? p : lim) - 1;
+	return true;
+}
+
+/* The first offset in [a, b) whose byte tk can not print, or b. */
+static size_t class_end(const struct fmt_tok *tk, const char *msg, size_t a, size_t b)
+{
+	if (tk->cls_all)
+		return b;
+	while (a < b && cls_has(tk->cls, (unsigned char)msg[a]))
+		a++;
+	return a;
+}
+
+/* dst: the offsets in [start, n] from which conversion tk can print a
+ * span that ends at an offset of src. An end q takes the starts from
+ * max(R, q - max) to q - min, R the start of the run of class bytes that
+ * ends at q: over the ends of a run of src that have the same R, that is
+ * one range. R only moves up: each byte is looked at once. */
+static void conv_starts(uint64_t *dst, const uint64_t *src, const struct fmt_tok *tk,
+			const char *msg, size_t n, size_t start)
+{
+	size_t q1, q2, a, b, e, R = start, scan = start, from;
+
+	for (q2 = start; next_run(src, q2, n + 1, &q1, &q2); q2++) {
+		for (a = q1; a <= q2; a = b + 1) {
+			/* R for the end a */
+			while (scan < a) {
+				e = class_end(tk, msg, scan, a);
+				scan = e == a ? a : e + 1;
+				if (e < a)
+					R = e + 1;
+			}
+			/* the ends a..b share it */
+			b = class_end(tk, msg, a, q2);
+			scan = b;
+			if (b - R < tk->min)
+				continue;
+			if (a < R + tk->min)
+				a = R + tk->min;
+			from = tk->max != FMT_INF && a - R > tk->max ? a - tk->max : R;
+			set_range(dst, from, b - tk->min);
+		}
+	}
+}
+
+/* dst: the offsets in [start, n] where a span of conversion tk that
+ * starts at an offset of src can end: from p + min to E, E the end of the
+ * run of class bytes from p, at most p + max. Over the starts of a run of
+ * src that have the same E, that is one range; E only moves up. */
+static void conv_ends(uint64_t *dst, const uint64_t *src, const struct fmt_tok *tk,
+		      const char *msg, size_t n, size_t start)
+{
+	size_t p1, p2, a, b, E = 0, from_e = SIZE_MAX, last;
+
+	for (p2 = start; next_run(src, p2, n + 1, &p1, &p2); p2++) {
+		for (a = p1; a <= p2; a = b + 1) {
+			/* E for the start a (the last one holds from
+			 * from_e to E) */
+			if (from_e > a || a > E) {
+				E = class_end(tk, msg, a, n);
+				from_e = a;
+			}
+			b = E < p2 ? E : p2;
+			if (E - a < tk->min)
+				continue;
+			last = b < E - tk->min ? b : E - tk->min;
+			set_range(dst, a + tk->min,
+				  tk->max != FMT_INF && E - last > tk->max ? last + tk->max : E);
+		}
+	}
 }
 
 /*
- * The offsets in [lo, n) where row i has a token that can start, added to
- * the visits once each: a literal where it occurs, a token after a literal
- * where that literal ends, a first conversion where a byte of its class
- * is. A first token that can start anywhere (%s) sets first_anywhere (the
- * sweep tries it alone at the other offsets); a later one, dense. A row
- * with a literal that does not occur is dead: it can not print a piece.
+ * The offsets where row i's tokens can start, from the literal facts of
+ * the line, added to the visits. Backwards, B[t] holds the offsets from
+ * which tokens t.. can print a span that ends where what follows the
+ * piece can start (anywhere for an open format, only the line's end for a
+ * closed one; after a base, from lo on and before the line's end): a
+ * literal where it occurs and B[t + 1] has its end, a conversion where a
+ * span of its class bytes and length reaches B[t + 1]. Forwards, F[t]
+ * holds the offsets token t can be reached at from where the piece starts
+ * (anywhere from lo; a base at 0 only). Token t has a value only on B[t]
+ * and is read only on F[t]: the row is visited where some token t >= 1 is
+ * in both (every token worked out there), else where token 0 is (it
+ * alone: VISIT_FIRST). The values the sweep reads are thus the ones a
+ * visit at every offset gives; the others stay SCORE_NONE or below. A row
+ * with no offset for its first token is dead: it prints no piece here.
  */
 static void row_visits(struct cover_search *cs, size_t i, const char *msg, size_t n,
-		       size_t lo)
+		       size_t lo, bool base)
 {
 	struct cover_row *r = &cs->rows[i];
 	const struct fmt *f = r->f;
 	const struct fmt_tok *tk;
 	const char *s, *end = msg + n, *lit;
-	uint64_t *at = cs->span_ends, x;	/* free until the sweep */
-	size_t p, w, nw = n / 64 + 1;
-	uint32_t t;
+	size_t nw = n / 64 + 1, start = base ? 0 : lo, p, w;
+	uint64_t *B = cs->sets, *F = B + (size_t)(f->ntok + 1) * nw, *Fn = F + nw;
+	uint64_t *full = Fn + nw, *first = full + nw, x, *tmp;
+	uint32_t t, T = f->ntok;
+	bool any;
 
-	r->dense = r->first_anywhere = r->dead = false;
-	r->seen_at = SIZE_MAX;
-	memset(at, 0, nw * sizeof(*at));
-	for (t = 0; t < f->ntok; t++) {
-		tk = &f->tok[t];
-		if (tk->kind == TK_LIT && t + 1 == f->ntok && !f->open_end) {
-			/* a closed format ends the line: its last literal
-			 * counts only as the line's end */
-			lit = f->lit + tk->lit_off;
-			if (n - lo < tk->lit_len || memcmp(end - tk->lit_len, lit, tk->lit_len)) {
-				r->dead = true;
-				return;
-			}
-			p = n - tk->lit_len;
-			at[p / 64] |= 1ULL << (p % 64);
-		} else if (tk->kind == TK_LIT) {
-			lit = f->lit + tk->lit_off;
-			r->dead = true;
-			for (s = msg + lo; (s = memmem(s, end - s, lit, tk->lit_len)); s++) {
-				/* the literal, and the token after it */
-				p = (size_t)(s - msg);
-				at[p / 64] |= 1ULL << (p % 64);
-				if (t + 1 < f->ntok)
-					p += tk->lit_len, at[p / 64] |= 1ULL << (p % 64);
-				r->dead = false;
-			}
-			if (r->dead)
-				return;
-		} else if (t && tk[-1].kind == TK_LIT) {
-			continue;	/* with its literal */
-		} else if (t == 0 && !tk->cls_all && tk->min && f->ntok > 1 &&
-			   tk[1].kind == TK_LIT) {
-			if (!first_before_literal(at, f, msg, n, lo)) {
-				r->dead = true;
-				return;
-			}
-		} else if (t == 0 && !tk->cls_all && tk->min && f->ntok == 1 && !f->open_end) {
-			/* "%d\n": a run of class bytes up to the line's end */
-			for (p = n; p > lo && (tk->max == FMT_INF || n - p < tk->max) &&
-				    cls_has(tk->cls, (unsigned char)msg[p - 1]); p--)
-				;
-			if (n - p < tk->min) {
-				r->dead = true;
-				return;
-			}
-			for (; p <= n - tk->min; p++)
-				at[p / 64] |= 1ULL << (p % 64);
-		} else if (t == 0 && !tk->cls_all && tk->min) {
-			for (p = lo; p < n; p++)
-				if (cls_has(tk->cls, (unsigned char)msg[p]))
-					at[p / 64] |= 1ULL << (p % 64);
-		} else if (t == 0) {
-			r->first_anywhere = true;
-		} else {
-			r->dense = true;
-			return;
-		}
+	r->dead = true;
+	memset(B, 0, (size_t)(T + 5) * nw * sizeof(*B));
+	/* what may follow the piece */
+	if (base) {
+		if (lo < n)
+			set_range(B + T * nw, lo, n - 1);
+	} else if (f->open_end) {
+		set_range(B + T * nw, lo, n);
+	} else {
+		B[T * nw + n / 64] |= 1ULL << (n % 64);
 	}
+	for (t = T; t-- > 0;) {
+		uint64_t *b = B + t * nw, *after = b + nw;
+
+		tk = &f->tok[t];
+		any = false;
+		if (tk->kind == TK_LIT) {
+			lit = f->lit + tk->lit_off;
+			for (s = msg + start; (s = memmem(s, end - s, lit, tk->lit_len)); s++) {
+				p = (size_t)(s - msg) + tk->lit_len;
+				if (after[p / 64] & (1ULL << (p % 64))) {
+					p -= tk->lit_len;
+					b[p / 64] |= 1ULL << (p % 64);
+					any = true;
+				}
+			}
+		} else {
+			conv_starts(b, after, tk, msg, n, start);
+			for (w = 0; w < nw && !any; w++)
+				any = b[w] != 0;
+		}
+		if (!any)
+			return;
+	}
+	/* forwards: F[0], then each token's reach */
+	if (base)
+		F[0] = 1;
+	else
+		set_range(F, lo, n);
+	for (t = 0; t < T; t++) {
+		uint64_t *b = B + t * nw;
+
+		tk = &f->tok[t];
+		for (w = 0; w < nw; w++)
+			F[w] &= b[w];
+		if (t)
+			for (w = 0; w < nw; w++)
+				full[w] |= F[w];
+		else
+			memcpy(first, F, nw * sizeof(*F));
+		if (t + 1 == T)
+			break;
+		memset(Fn, 0, nw * sizeof(*Fn));
+		if (tk->kind == TK_LIT) {
+			for (w = 0; w < nw; w++)
+				for (x = F[w]; x; x &= x - 1) {
+					p = w * 64 + __builtin_ctzll(x) + tk->lit_len;
+					Fn[p / 64] |= 1ULL << (p % 64);
+				}
+		} else {
+			conv_ends(Fn, F, tk, msg, n, start);
+		}
+		tmp = F, F = Fn, Fn = tmp;
+	}
+	r->dead = false;
 	for (w = 0; w < nw; w++)
-		for (x = at[w]; x; x &= x - 1)
-			visit_at(cs, i, w * 64 + __builtin_ctzll(x));
+		for (x = full[w] | first[w]; x; x &= x - 1) {
+			p = w * 64 + __builtin_ctzll(x);
+			visit_at(cs, i | (full[w] >> (p % 64) & 1 ? 0 : VISIT_FIRST), p);
+		}
 }
 
 /* Row i's piece from p, of value v before its own score: the best so far
@@ -341,22 +431,15 @@ static void consider(struct cover_search *cs, const struct cover_row *r, uint32_
 /* Fill best[lo..n] (and choice[]) from the candidate rows. */
 static void sweep(struct cover_search *cs, size_t nrows, const char *msg, size_t n, size_t lo)
 {
-	size_t p, i, ndense = 0, nfirst = 0, v_i;
-	uint32_t *dense = cs->cand;	/* reused: rows tried everywhere... */
-	uint32_t *first = cs->cand + nrows;	/* ...and rows whose first token is */
+	size_t p, i, v_i;
 	int32_t *next;
 
 	/* the visits by offset, as lists: head[p], then visit_next[] */
 	cs->nvisits = 0;
 	for (i = 0; i < nrows; i++) {
-		row_visits(cs, i, msg, n, lo);
-		if (cs->rows[i].dead)
-			continue;
-		cover_row_reset(cs, &cs->rows[i]);
-		if (cs->rows[i].dense)
-			dense[ndense++] = i;
-		else if (cs->rows[i].first_anywhere)
-			first[nfirst++] = i;
+		row_visits(cs, i, msg, n, lo, false);
+		if (!cs->rows[i].dead)
+			cover_row_reset(cs, &cs->rows[i]);
 	}
 	for (p = 0; p <= n; p++)
 		cs->head[p] = -1;
@@ -375,29 +458,21 @@ static void sweep(struct cover_search *cs, size_t nrows, const char *msg, size_t
 		int32_t e;
 
 		for (e = cs->head[p]; e >= 0; e = next[e]) {
-			struct cover_row *r = &cs->rows[cs->visit_row[e]];
+			uint32_t k = cs->visit_row[e] & ~VISIT_FIRST;
+			struct cover_row *r = &cs->rows[k];
 
-			consider(cs, r, cs->visit_row[e], cover_row_step(cs, r, msg, p), p, &best, &choice);
-			r->seen_at = p;
-		}
-		for (i = 0; i < ndense; i++)
-			consider(cs, &cs->rows[dense[i]], dense[i],
-				 cover_row_step(cs, &cs->rows[dense[i]], msg, p), p, &best, &choice);
-		/* no later token can start here: the first one alone, with
-		 * nothing after it at p */
-		for (i = 0; i < nfirst; i++) {
-			struct cover_row *r = &cs->rows[first[i]];
-
-			if (r->seen_at != p)
-				consider(cs, r, first[i], token_at(cs, r, 0, msg, p, SCORE_NONE, true),
-					 p, &best, &choice);
+			/* VISIT_FIRST: no later token can start here, the
+			 * first one alone, with nothing after it at p */
+			consider(cs, r, k,
+				 cs->visit_row[e] & VISIT_FIRST ?
+				 token_at(cs, r, 0, msg, p, SCORE_NONE, true) :
+				 cover_row_step(cs, r, msg, p), p, &best, &choice);
 		}
 		cs->best[p] = best;
 		cs->choice[p] = choice;
 		for (e = cs->head[p]; e >= 0; e = next[e])
-			cover_row_finish(cs, &cs->rows[cs->visit_row[e]], msg, p);
-		for (i = 0; i < ndense; i++)
-			cover_row_finish(cs, &cs->rows[dense[i]], msg, p);
+			if (!(cs->visit_row[e] & VISIT_FIRST))
+				cover_row_finish(cs, &cs->rows[cs->visit_row[e]], msg, p);
 	}
 }
 
@@ -422,19 +497,15 @@ static int64_t base_value(struct cover_search *cs, size_t i, const struct pi_ent
 	r->ngrp = cs->base_grp != UINT32_MAX;
 	cover_row_reset(cs, r);
 	cs->nvisits = 0;
-	row_visits(cs, i, msg, n, 0);
-	if (r->dense) {
-		for (p = n + 1; p-- > 1;) {
-			cover_row_step(cs, r, msg, p);
-			cover_row_finish(cs, r, msg, p);
-		}
-	} else {
-		for (v_i = cs->nvisits; v_i-- > 0;) {
-			if (!(p = (size_t)cs->visit_next[v_i]))
-				continue;
-			cover_row_step(cs, r, msg, p);
-			cover_row_finish(cs, r, msg, p);
-		}
+	row_visits(cs, i, msg, n, lo, true);
+	if (r->dead)
+		return SCORE_NONE;
+	/* its first token at 0 only, below */
+	for (v_i = cs->nvisits; v_i-- > 0;) {
+		if (!(p = (size_t)cs->visit_next[v_i]) || cs->visit_row[v_i] & VISIT_FIRST)
+			continue;
+		cover_row_step(cs, r, msg, p);
+		cover_row_finish(cs, r, msg, p);
 	}
 	v = cover_row_step(cs, r, msg, 0);
 	return v == SCORE_NONE ? v : v + r->weight;
@@ -691,6 +762,7 @@ void cover_free(struct cover_search *cs)
 	free(cs->run_pos);
 	free(cs->run_end);
 	free(cs->span_ends);
+	free(cs->sets);
 	free(cs->head);
 	free(cs->visit_row);
 	free(cs->visit_next);

@@ -51,6 +51,8 @@ struct cover_search {
 	size_t *run_pos, *run_end;
 	size_t tok_cap;
 	uint64_t *span_ends;		/* model_ends(): ends, then starts */
+	uint64_t *sets;			/* row_visits()'s offset sets */
+	size_t sets_cap;
 	struct fmt base_fmt;		/* sizes the base's row */
 	/* each file (and module) of the index numbered once: per entry of
 	 * the index, and per continuation format its files (cover_files.c) */
@@ -128,20 +130,16 @@ static inline int64_t score_of(uint32_t lit, uint32_t width, uint32_t npieces)
  * piece's own score.
  *
  * A row is visited only at the offsets where one of its tokens can start
- * (a literal where it occurs, a token after a literal where that literal
- * ends, a first conversion where a byte of its class is): the values are
- * SCORE_NONE everywhere else. Rows with a token that can start anywhere
- * (a first %s, two conversions in a row) are visited at every offset. The
- * work is bounded by the visits x the row's tokens, plus the validated
- * spans.
+ * and be read, which the line's literal facts bound before the sweep
+ * (row_visits(): a literal where it occurs, a conversion where a span of
+ * its class bytes reaches what can follow it, each token where what comes
+ * before it can end); the values are SCORE_NONE everywhere else. The work
+ * is bounded by the visits x the row's tokens, plus the validated spans.
  */
 struct cover_row {
 	const struct fmt *f;
 	uint32_t fmt;		/* in cs->cont, or in cs->all for a base */
-	bool dense;		/* every token tried at every offset */
-	bool first_anywhere;	/* the first token tried at every offset */
-	bool dead;		/* a literal of it does not occur */
-	size_t seen_at;		/* the offset of its last visit */
+	bool dead;		/* it can print no piece of the line */
 	int64_t weight;		/* the piece's own score */
 	int64_t *v;		/* [t - 1][pos], t = 1..ntok - 1 */
 	const int64_t *end;	/* what may follow the piece */

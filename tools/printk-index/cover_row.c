@@ -323,6 +323,10 @@ void cover_start(struct cover_search *cs, size_t nrows, size_t tokens,
 		cs->run_pos = xreallocarray(cs->run_pos, cs->tok_cap, sizeof(*cs->run_pos));
 		cs->run_end = xreallocarray(cs->run_end, cs->tok_cap, sizeof(*cs->run_end));
 	}
+	if (cs->sets_cap < (ntok + 5) * (stride / 64 + 1)) {
+		cs->sets_cap = (ntok + 5) * (stride / 64 + 1);
+		cs->sets = xreallocarray(cs->sets, cs->sets_cap, sizeof(*cs->sets));
+	}
 	if (cs->pos_cap < stride) {
 		cs->pos_cap = stride;
 		cs->ends = xreallocarray(cs->ends, 3 * stride, sizeof(*cs->ends));
