@@ -44,8 +44,10 @@ static uint32_t group_of(struct cover_search *cs, uint32_t f, bool add)
 	return cs->ngrp++;
 }
 
-/* The files of the candidate rows' entries, as this line's groups, and
- * each row's (cover_files_init() listed each format's). */
+/* The files of the live candidate rows' entries, as this line's groups,
+ * and each row's (cover_files_init() listed each format's): cs->top has a
+ * row per group, which the sweep fills, and a dead row writes nor reads
+ * any (a base of a file with none has no coherent pieces after it). */
 static void cover_groups(struct cover_search *cs, size_t nrows)
 {
 	size_t i, nids = 0, used = 0;
@@ -64,7 +66,7 @@ static void cover_groups(struct cover_search *cs, size_t nrows)
 
 		r->grp = cs->row_grp + used;
 		r->ngrp = 0;
-		for (j = cs->fmt_file_start[r->fmt]; j < cs->fmt_file_start[r->fmt + 1]; j++)
+		for (j = cs->fmt_file_start[r->fmt]; !r->dead && j < cs->fmt_file_start[r->fmt + 1]; j++)
 			r->grp[r->ngrp++] = group_of(cs, cs->fmt_files[j], true);
 		used += r->ngrp;
 		/* a closed piece ends the line: it is coherent with the piece
@@ -125,7 +127,6 @@ static size_t cover_rows(struct cover_search *cs, const char *msg, size_t n, siz
 	}
 	if (base)
 		cover_row_init(cs, &cs->rows[nrows], base, 0, &vals, &toks);
-	cover_groups(cs, nrows);
 	return nrows;
 }
 
@@ -441,6 +442,7 @@ static void sweep(struct cover_search *cs, size_t nrows, const char *msg, size_t
 		if (!cs->rows[i].dead)
 			cover_row_reset(cs, &cs->rows[i]);
 	}
+	cover_groups(cs, nrows);
 	for (p = 0; p <= n; p++)
 		cs->head[p] = -1;
 	memset(cs->top, SCORE_FILL, (size_t)cs->ngrp * cs->stride * sizeof(*cs->top));
