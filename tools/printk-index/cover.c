@@ -118,6 +118,12 @@ static size_t cover_rows(struct cover_search *cs, const char *msg, size_t n, siz
 			ntok = f->ntok;
 	}
 	cover_start(cs, nrows + 1, tokens + ntok, ntok, n);
+	cs->nonblank[n] = n;
+	for (k = n; k-- > 0;)
+		cs->nonblank[k] = msg[k] == ' ' ? cs->nonblank[k + 1] : k;
+	cs->lastnb[0] = 0;
+	for (k = 0; k < n; k++)
+		cs->lastnb[k + 1] = msg[k] == ' ' ? cs->lastnb[k] : k + 1;
 	for (i = 0; (size_t)i < nrows; i++) {
 		struct cover_row *r = &cs->rows[i];
 
@@ -245,10 +251,10 @@ static size_t class_end(const struct fmt_tok *tk, const char *msg, size_t a, siz
  * max(R, q - max) to q - min, R the start of the run of class bytes that
  * ends at q: over the ends of a run of src that have the same R, that is
  * one range. R only moves up: each byte is looked at once. */
-static void conv_starts(uint64_t *dst, const uint64_t *src, const struct fmt_tok *tk,
-			const char *msg, size_t n, size_t start)
+static void conv_starts(struct cover_search *cs, uint64_t *dst, const uint64_t *src,
+			const struct fmt_tok *tk, const char *msg, size_t n, size_t start)
 {
-	size_t q1, q2, a, b, e, R = start, scan = start, from;
+	size_t q1, q2, a, b, e, R = start, scan = start, from, to;
 
 	for (q2 = start; next_run(src, q2, n + 1, &q1, &q2); q2++) {
 		for (a = q1; a <= q2; a = b + 1) {
@@ -267,7 +273,16 @@ static void conv_starts(uint64_t *dst, const uint64_t *src, const struct fmt_tok
 			if (a < R + tk->min)
 				a = R + tk->min;
 			from = tk->max != FMT_INF && a - R > tk->max ? a - tk->max : R;
-			set_range(dst, from, b - tk->min);
+			to = b - tk->min;
+			/* number() prints a digit: a start before the last
+			 * byte that is no blank (a hull: more is harmless) */
+			if (tk->kind == TK_INT && to >= cs->lastnb[b]) {
+				if (!cs->lastnb[b])
+					continue;
+				to = cs->lastnb[b] - 1;
+			}
+			if (from <= to)
+				set_range(dst, from, to);
 		}
 	}
 }
@@ -276,10 +291,10 @@ static void conv_starts(uint64_t *dst, const uint64_t *src, const struct fmt_tok
  * starts at an offset of src can end: from p + min to E, E the end of the
  * run of class bytes from p, at most p + max. Over the starts of a run of
  * src that have the same E, that is one range; E only moves up. */
-static void conv_ends(uint64_t *dst, const uint64_t *src, const struct fmt_tok *tk,
-		      const char *msg, size_t n, size_t start)
+static void conv_ends(struct cover_search *cs, uint64_t *dst, const uint64_t *src,
+		      const struct fmt_tok *tk, const char *msg, size_t n, size_t start)
 {
-	size_t p1, p2, a, b, E = 0, from_e = SIZE_MAX, last;
+	size_t p1, p2, a, b, E = 0, from_e = SIZE_MAX, last, from, to;
 
 	for (p2 = start; next_run(src, p2, n + 1, &p1, &p2); p2++) {
 		for (a = p1; a <= p2; a = b + 1) {
@@ -293,8 +308,13 @@ static void conv_ends(uint64_t *dst, const uint64_t *src, const struct fmt_tok *
 			if (E - a < tk->min)
 				continue;
 			last = b < E - tk->min ? b : E - tk->min;
-			set_range(dst, a + tk->min,
-				  tk->max != FMT_INF && E - last > tk->max ? last + tk->max : E);
+			from = a + tk->min;
+			to = tk->max != FMT_INF && E - last > tk->max ? last + tk->max : E;
+			/* number() prints a digit: an end after one */
+			if (tk->kind == TK_INT && from <= cs->nonblank[a])
+				from = cs->nonblank[a] + 1;
+			if (from <= to)
+				set_range(dst, from, to);
 		}
 	}
 }
@@ -355,7 +375,7 @@ static void row_visits(struct cover_search *cs, size_t i, const char *msg, size_
 				}
 			}
 		} else {
-			conv_starts(b, after, tk, msg, n, start);
+			conv_starts(cs, b, after, tk, msg, n, start);
 			for (w = 0; w < nw && !any; w++)
 				any = b[w] != 0;
 		}
@@ -388,7 +408,7 @@ static void row_visits(struct cover_search *cs, size_t i, const char *msg, size_
 					Fn[p / 64] |= 1ULL << (p % 64);
 				}
 		} else {
-			conv_ends(Fn, F, tk, msg, n, start);
+			conv_ends(cs, Fn, F, tk, msg, n, start);
 		}
 		tmp = F, F = Fn, Fn = tmp;
 	}
@@ -765,6 +785,8 @@ void cover_free(struct cover_search *cs)
 	free(cs->run_end);
 	free(cs->span_ends);
 	free(cs->sets);
+	free(cs->nonblank);
+	free(cs->lastnb);
 	free(cs->head);
 	free(cs->visit_row);
 	free(cs->visit_next);

@@ -51,6 +51,10 @@ struct cover_search {
 	size_t *run_pos, *run_end;
 	size_t tok_cap;
 	uint64_t *span_ends;		/* model_ends(): ends, then starts */
+	uint32_t *nonblank;		/* per offset: the first byte at or
+					 * after it that is no blank, or n */
+	uint32_t *lastnb;		/* per offset: 1 + the last byte
+					 * before it that is no blank, or 0 */
 	uint64_t *sets;			/* row_visits()'s offset sets */
 	size_t sets_cap;
 	struct fmt base_fmt;		/* sizes the base's row */

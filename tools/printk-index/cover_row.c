@@ -177,7 +177,7 @@ int64_t cover_token_value(struct cover_search *cs, struct cover_row *r, uint32_t
 {
 	const struct fmt *f = r->f;
 	const struct fmt_tok *tk = &f->tok[t];
-	size_t n = cs->n, q, hi, x;
+	size_t n = cs->n, q, hi;
 	int64_t v = SCORE_NONE, nv;
 	bool star = false;
 	int tail_ok = -1;
@@ -210,10 +210,8 @@ int64_t cover_token_value(struct cover_search *cs, struct cover_row *r, uint32_t
 	if (tk->kind == TK_INT) {
 		/* number() prints a digit: the span has a byte that is no
 		 * blank (1,000 blanks cost a validation per span before) */
-		for (x = p; x < hi && msg[x] == ' '; x++)
-			;
-		if (q <= x)
-			q = x + 1;
+		if (q <= cs->nonblank[p])
+			q = cs->nonblank[p] + 1;
 		star = tk->width == W_STAR;
 	}
 	for (; q <= hi && cs->work; q++) {
@@ -358,6 +356,8 @@ void cover_start(struct cover_search *cs, size_t nrows, size_t tokens,
 		cs->choice = xreallocarray(cs->choice, stride, sizeof(*cs->choice));
 		cs->span_ends = xreallocarray(cs->span_ends, 2 * (stride / 64 + 1), sizeof(*cs->span_ends));
 		cs->head = xreallocarray(cs->head, stride, sizeof(*cs->head));
+		cs->nonblank = xreallocarray(cs->nonblank, stride, sizeof(*cs->nonblank));
+		cs->lastnb = xreallocarray(cs->lastnb, stride, sizeof(*cs->lastnb));
 	}
 	cs->best = cs->ends;
 	cs->tail = cs->best + stride;
