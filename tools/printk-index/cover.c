@@ -46,8 +46,10 @@ static uint32_t group_of(struct cover_search *cs, uint32_t f, bool add)
 
 /* The files of the live candidate rows' entries, as this line's groups,
  * and each row's (cover_files_init() listed each format's): cs->top has a
- * row per group, which the sweep fills, and a dead row writes nor reads
- * any (a base of a file with none has no coherent pieces after it). */
+ * row per group, which the sweep fills. Only a live row with literals
+ * writes one (consider()): a file without such a row has no group, as
+ * its row would be SCORE_NONE throughout, and a row or base of that file
+ * reads none. */
 static void cover_groups(struct cover_search *cs, size_t nrows)
 {
 	size_t i, nids = 0, used = 0;
@@ -61,13 +63,24 @@ static void cover_groups(struct cover_search *cs, size_t nrows)
 		cs->row_grp_cap = nids + 1;
 		cs->row_grp = xreallocarray(cs->row_grp, cs->row_grp_cap, sizeof(*cs->row_grp));
 	}
+	/* a group only live rows with literals write (consider()) */
 	for (i = 0; i < nrows; i++) {
 		struct cover_row *r = &cs->rows[i];
+
+		for (j = cs->fmt_file_start[r->fmt]; !r->dead && r->coherent &&
+						     j < cs->fmt_file_start[r->fmt + 1]; j++)
+			group_of(cs, cs->fmt_files[j], true);
+	}
+	/* read by the live rows of its file (follow_value()) */
+	for (i = 0; i < nrows; i++) {
+		struct cover_row *r = &cs->rows[i];
+		uint32_t g;
 
 		r->grp = cs->row_grp + used;
 		r->ngrp = 0;
 		for (j = cs->fmt_file_start[r->fmt]; !r->dead && j < cs->fmt_file_start[r->fmt + 1]; j++)
-			r->grp[r->ngrp++] = group_of(cs, cs->fmt_files[j], true);
+			if ((g = group_of(cs, cs->fmt_files[j], false)) != UINT32_MAX)
+				r->grp[r->ngrp++] = g;
 		used += r->ngrp;
 		/* a closed piece ends the line: it is coherent with the piece
 		 * before it (follow_value() of that one), never with one after */
