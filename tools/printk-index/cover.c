@@ -104,6 +104,28 @@ static bool fmt_in_file(struct cover_search *cs, uint32_t k, uint32_t f)
 	return false;
 }
 
+/* The offsets of each byte value of msg[0..n), as sets (cs->bytepos):
+ * a literal's occurrences are then a few words ANDed (lit_occurs()). */
+static void line_bytes(struct cover_search *cs, const char *msg, size_t n)
+{
+	size_t nw = n / 64 + 1, p;
+	unsigned c;
+
+	if (cs->bytepos_cap < 256 * nw) {
+		cs->bytepos_cap = 256 * nw;
+		cs->bytepos = xreallocarray(cs->bytepos, cs->bytepos_cap, sizeof(*cs->bytepos));
+	}
+	memset(cs->bytes_seen, 0, sizeof(cs->bytes_seen));
+	for (p = 0; p < n; p++) {
+		c = (unsigned char)msg[p];
+		if (!(cs->bytes_seen[c / 64] & (1ULL << (c % 64)))) {
+			cs->bytes_seen[c / 64] |= 1ULL << (c % 64);
+			memset(cs->bytepos + c * nw, 0, nw * sizeof(*cs->bytepos));
+		}
+		cs->bytepos[c * nw + p / 64] |= 1ULL << (p % 64);
+	}
+}
+
 /* The continuation formats that can print a piece of msg[lo..n): the
  * bytes each of their renderings contains are in it (row_visits() then
  * drops those with a literal that does not occur); with only, those from
@@ -131,6 +153,7 @@ static size_t cover_rows(struct cover_search *cs, const char *msg, size_t n, siz
 			ntok = f->ntok;
 	}
 	cover_start(cs, nrows + 1, tokens + ntok, ntok, n);
+	line_bytes(cs, msg, n);
 	cs->nonblank[n] = n;
 	for (k = n; k-- > 0;)
 		cs->nonblank[k] = msg[k] == ' ' ? cs->nonblank[k + 1] : k;
@@ -204,6 +227,44 @@ static void visit_at(struct cover_search *cs, size_t i, size_t p)
 	cs->visit_row[cs->nvisits] = i;
 	cs->visit_next[cs->nvisits] = (int32_t)p;
 	cs->nvisits++;
+}
+
+/* Word w of set b (nw words) shifted down by k offsets. */
+static inline uint64_t shr_word(const uint64_t *b, size_t nw, size_t w, size_t k)
+{
+	size_t ws = w + k / 64, s = k % 64;
+	uint64_t x = ws < nw ? b[ws] >> s : 0;
+
+	if (s && ws + 1 < nw)
+		x |= b[ws + 1] << (64 - s);
+	return x;
+}
+
+/* dst: the offsets p >= start where literal lit[0..len) occurs and src
+ * has p + len: each byte's offsets (cs->bytepos), shifted and ANDed.
+ * False when there is none. */
+static bool lit_occurs(struct cover_search *cs, uint64_t *dst, const uint64_t *src,
+		       const char *lit, size_t len, size_t nw, size_t start)
+{
+	size_t w, k;
+	uint64_t x, any = 0;
+	unsigned c;
+
+	for (k = 0; k < len; k++) {
+		c = (unsigned char)lit[k];
+		if (!(cs->bytes_seen[c / 64] & (1ULL << (c % 64))))
+			return false;
+	}
+	for (w = start / 64; w < nw; w++) {
+		x = shr_word(src, nw, w, len);
+		if (w == start / 64)
+			x &= ~0ULL << (start % 64);
+		for (k = 0; x && k < len; k++)
+			x &= shr_word(cs->bytepos + (unsigned char)lit[k] * nw, nw, w, k);
+		dst[w] = x;
+		any |= x;
+	}
+	return any != 0;
 }
 
 /* A visit that tries the row's first token alone (visit_row[]'s flag). */
@@ -354,7 +415,6 @@ static void row_visits(struct cover_search *cs, size_t i, const char *msg, size_
 	struct cover_row *r = &cs->rows[i];
 	const struct fmt *f = r->f;
 	const struct fmt_tok *tk;
-	const char *s, *end = msg + n, *lit;
 	size_t nw = n / 64 + 1, start = base ? 0 : lo, p, w;
 	uint64_t *B = cs->sets, *F = B + (size_t)(f->ntok + 1) * nw, *Fn = F + nw;
 	uint64_t *full = Fn + nw, *first = full + nw, x, *tmp;
@@ -378,15 +438,7 @@ static void row_visits(struct cover_search *cs, size_t i, const char *msg, size_
 		tk = &f->tok[t];
 		any = false;
 		if (tk->kind == TK_LIT) {
-			lit = f->lit + tk->lit_off;
-			for (s = msg + start; (s = memmem(s, end - s, lit, tk->lit_len)); s++) {
-				p = (size_t)(s - msg) + tk->lit_len;
-				if (after[p / 64] & (1ULL << (p % 64))) {
-					p -= tk->lit_len;
-					b[p / 64] |= 1ULL << (p % 64);
-					any = true;
-				}
-			}
+			any = lit_occurs(cs, b, after, f->lit + tk->lit_off, tk->lit_len, nw, start);
 		} else {
 			conv_starts(cs, b, after, tk, msg, n, start);
 			for (w = 0; w < nw && !any; w++)
@@ -798,6 +850,7 @@ void cover_free(struct cover_search *cs)
 	free(cs->run_end);
 	free(cs->span_ends);
 	free(cs->sets);
+	free(cs->bytepos);
 	free(cs->nonblank);
 	free(cs->lastnb);
 	free(cs->head);

@@ -55,6 +55,10 @@ struct cover_search {
 					 * after it that is no blank, or n */
 	uint32_t *lastnb;		/* per offset: 1 + the last byte
 					 * before it that is no blank, or 0 */
+	uint64_t *bytepos;		/* per byte value of the line: its
+					 * offsets, as a set of nw words */
+	uint64_t bytes_seen[4];		/* the byte values of the line */
+	size_t bytepos_cap;
 	uint64_t *sets;			/* row_visits()'s offset sets */
 	size_t sets_cap;
 	struct fmt base_fmt;		/* sizes the base's row */
