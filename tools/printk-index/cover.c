@@ -538,7 +538,7 @@ static void sweep(struct cover_search *cs, size_t nrows, const char *msg, size_t
 		next[v_i] = cs->head[p];
 		cs->head[p] = (int32_t)v_i;
 	}
-	cs->best[n + 1] = SCORE_NONE;
+	cs->best[n + 1] = cs->sufmax[n + 1] = SCORE_NONE;
 	for (p = n + 1; p-- > lo && cs->work;) {
 		int64_t best = p == n ? 0 : SCORE_NONE;
 		uint32_t choice = UINT32_MAX;
@@ -557,6 +557,7 @@ static void sweep(struct cover_search *cs, size_t nrows, const char *msg, size_t
 		}
 		cs->best[p] = best;
 		cs->choice[p] = choice;
+		cs->sufmax[p] = best > cs->sufmax[p + 1] ? best : cs->sufmax[p + 1];
 		for (e = cs->head[p]; e >= 0; e = next[e])
 			if (!(cs->visit_row[e] & VISIT_FIRST))
 				cover_row_finish(cs, &cs->rows[cs->visit_row[e]], msg, p);

@@ -39,6 +39,8 @@ struct cover_search {
 	int64_t *best;			/* per offset: best covering of the rest */
 	int64_t *tail;			/* the same, after a base */
 	int64_t *fin;			/* after a closed piece: the end only */
+	int64_t *sufmax;		/* per offset: the best[] maximum from
+					 * it on, as the sweep goes down */
 	uint32_t *choice;		/* per offset: the row of its first piece */
 	int32_t *head;			/* per offset: its first visit */
 	size_t pos_cap;

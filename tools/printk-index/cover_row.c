@@ -87,6 +87,16 @@ static int64_t after_max(struct cover_search *cs, struct cover_row *r, uint32_t 
 				m = nv;
 		return m;
 	}
+	/* a last token whose piece any covering may follow, at the same
+	 * score (no group, no nearness): the sweep's running maximum of
+	 * best[], or the end of the line for a closed piece, shared by all
+	 * such rows instead of a fold each */
+	if (t + 1 == r->f->ntok && !r->near && (r->into_only || !r->ngrp)) {
+		if (r->end == cs->best)
+			return cs->sufmax[q];
+		if (r->end == cs->fin)
+			return q <= cs->n ? 0 : SCORE_NONE;
+	}
 	while (r->fold_pos[t] > q) {
 		nv = after(cs, r, t, --r->fold_pos[t]);
 		if (nv > r->fold_max[t])
@@ -352,7 +362,7 @@ void cover_start(struct cover_search *cs, size_t nrows, size_t tokens,
 	}
 	if (cs->pos_cap < stride) {
 		cs->pos_cap = stride;
-		cs->ends = xreallocarray(cs->ends, 3 * stride, sizeof(*cs->ends));
+		cs->ends = xreallocarray(cs->ends, 4 * stride, sizeof(*cs->ends));
 		cs->choice = xreallocarray(cs->choice, stride, sizeof(*cs->choice));
 		cs->span_ends = xreallocarray(cs->span_ends, 2 * (stride / 64 + 1), sizeof(*cs->span_ends));
 		cs->head = xreallocarray(cs->head, stride, sizeof(*cs->head));
@@ -362,6 +372,7 @@ void cover_start(struct cover_search *cs, size_t nrows, size_t tokens,
 	cs->best = cs->ends;
 	cs->tail = cs->best + stride;
 	cs->fin = cs->tail + stride;
+	cs->sufmax = cs->fin + stride;
 	/* a closed format ("...\n") ends the line */
 	for (q = 0; q < stride; q++)
 		cs->fin[q] = q == n ? 0 : SCORE_NONE;
