@@ -331,6 +331,7 @@ static void conv_starts(struct cover_search *cs, uint64_t *dst, const uint64_t *
 	size_t q1, q2, a, b, e, R = start, scan = start, from, to;
 
 	for (q2 = start; next_run(src, q2, n + 1, &q1, &q2); q2++) {
+		cover_charge(cs, 2);	/* a run: about 60 instructions */
 		for (a = q1; a <= q2; a = b + 1) {
 			/* R for the end a */
 			while (scan < a) {
@@ -371,6 +372,7 @@ static void conv_ends(struct cover_search *cs, uint64_t *dst, const uint64_t *sr
 	size_t p1, p2, a, b, E = 0, from_e = SIZE_MAX, last, from, to;
 
 	for (p2 = start; next_run(src, p2, n + 1, &p1, &p2); p2++) {
+		cover_charge(cs, 2);
 		for (a = p1; a <= p2; a = b + 1) {
 			/* E for the start a (the last one holds from
 			 * from_e to E) */
@@ -422,6 +424,8 @@ static void row_visits(struct cover_search *cs, size_t i, const char *msg, size_
 	bool any;
 
 	r->dead = true;
+	/* the sets' words, and the bytes looked at for them */
+	cover_charge(cs, (T + 5 + f->lit_bytes / 8) * nw + T * (n - start) / 8);
 	memset(B, 0, (size_t)(T + 5) * nw * sizeof(*B));
 	/* what may follow the piece */
 	if (base) {
@@ -478,11 +482,13 @@ static void row_visits(struct cover_search *cs, size_t i, const char *msg, size_
 		tmp = F, F = Fn, Fn = tmp;
 	}
 	r->dead = false;
-	for (w = 0; w < nw; w++)
+	for (w = 0; w < nw; w++) {
+		cover_charge(cs, __builtin_popcountll(full[w] | first[w]));
 		for (x = full[w] | first[w]; x; x &= x - 1) {
 			p = w * 64 + __builtin_ctzll(x);
 			visit_at(cs, i | (full[w] >> (p % 64) & 1 ? 0 : VISIT_FIRST), p);
 		}
+	}
 }
 
 /* Row i's piece from p, of value v before its own score: the best so far
@@ -523,6 +529,11 @@ static void sweep(struct cover_search *cs, size_t nrows, const char *msg, size_t
 	/* the visits by offset, as lists: head[p], then visit_next[] */
 	cs->nvisits = 0;
 	for (i = 0; i < nrows; i++) {
+		/* a spent work bound stops the sets too: no sweep follows */
+		if (!cs->work) {
+			cs->rows[i].dead = true;
+			continue;
+		}
 		row_visits(cs, i, msg, n, lo, false);
 		if (!cs->rows[i].dead)
 			cover_row_reset(cs, &cs->rows[i]);
@@ -530,6 +541,7 @@ static void sweep(struct cover_search *cs, size_t nrows, const char *msg, size_t
 	cover_groups(cs, nrows);
 	for (p = 0; p <= n; p++)
 		cs->head[p] = -1;
+	cover_charge(cs, (size_t)cs->ngrp * cs->stride / 4);
 	memset(cs->top, SCORE_FILL, (size_t)cs->ngrp * cs->stride * sizeof(*cs->top));
 	memset(cs->top_row, 0xff, (size_t)cs->ngrp * cs->stride * sizeof(*cs->top_row));
 	next = cs->visit_next;
@@ -547,6 +559,8 @@ static void sweep(struct cover_search *cs, size_t nrows, const char *msg, size_t
 		for (e = cs->head[p]; e >= 0; e = next[e]) {
 			uint32_t k = cs->visit_row[e] & ~VISIT_FIRST;
 			struct cover_row *r = &cs->rows[k];
+
+			cover_charge(cs, CHAIN_WORK_TOKEN * (cs->visit_row[e] & VISIT_FIRST ? 1 : r->f->ntok));
 
 			/* VISIT_FIRST: no later token can start here, the
 			 * first one alone, with nothing after it at p */
@@ -592,6 +606,7 @@ static int64_t base_value(struct cover_search *cs, size_t i, const struct pi_ent
 	for (v_i = cs->nvisits; v_i-- > 0;) {
 		if (!(p = (size_t)cs->visit_next[v_i]) || cs->visit_row[v_i] & VISIT_FIRST)
 			continue;
+		cover_charge(cs, CHAIN_WORK_TOKEN * r->f->ntok);
 		cover_row_step(cs, r, msg, p);
 		cover_row_finish(cs, r, msg, p);
 	}
@@ -724,7 +739,7 @@ static bool chain_from_bases(struct cover_search *cs, const char *msg, size_t n,
 			if (f->ntok > ntok)
 				ntok = f->ntok;
 		}
-	if (lo >= n || n > CHAIN_LINE_MAX)
+	if (lo >= n || n > CHAIN_LINE_MAX || !cs->work)
 		return false;
 	/* the largest base's tables stand in for every base's */
 	cs->base_fmt.ntok = ntok;
@@ -801,6 +816,7 @@ static bool chain_from_bases(struct cover_search *cs, const char *msg, size_t n,
 bool cover_after_base(struct cover_search *cs, const char *msg, size_t n, int level,
 		      struct chain *out)
 {
+	cs->work = CHAIN_WORK_MAX;	/* for the line, whatever the bases */
 	return chain_from_bases(cs, msg, n, level, false, out) ||
 	       (cs->ngen && chain_from_bases(cs, msg, n, level, true, out));
 }
@@ -866,6 +882,7 @@ bool cover_pieces(struct cover_search *cs, const char *msg, size_t n, struct cha
 
 	if (n > CHAIN_LINE_MAX)
 		return false;
+	cs->work = CHAIN_WORK_MAX;
 	nrows = cover_rows(cs, msg, n, 0, NULL, NULL);
 	cover_near(cs, nrows, NULL);
 	sweep(cs, nrows, msg, n, 0);

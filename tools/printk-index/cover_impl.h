@@ -13,10 +13,20 @@
 
 #include "cover.h"
 
-/* Conversion spans tried and bytes validated per line, at most: real
- * lines use a small part of it (README); a made-up line that needs more
- * gets no covering rather than unbounded time. */
-#define CHAIN_WORK_MAX (64UL * CHAIN_LINE_MAX)
+/*
+ * The work of a line's search, at most (README, "The bound"), in units of
+ * about the same time (25 to 40 instructions, fitted by callgrind on real
+ * and made-up lines): a token worked out at a visit counts
+ * CHAIN_WORK_TOKEN, a conversion span tried CHAIN_WORK_SPAN, an offset
+ * folded into a maximum CHAIN_WORK_FOLD; 8 bytes validated, 64 bytes of
+ * a table cleared or an offset set built, a step of a %p model's NFA (4)
+ * count too. Real lines use a part of it (README); a line that needs more
+ * gets no covering rather than more time.
+ */
+#define CHAIN_WORK_MAX (48UL * 1024)
+#define CHAIN_WORK_TOKEN 8
+#define CHAIN_WORK_SPAN 3
+#define CHAIN_WORK_FOLD 5
 
 struct gen_base {
 	const struct pi_entry *e;
@@ -186,6 +196,12 @@ void cover_start(struct cover_search *cs, size_t nrows, size_t tokens,
 void cover_row_init(struct cover_search *cs, struct cover_row *r, const struct fmt *f,
 		    uint32_t fmt, size_t *vals, size_t *toks);
 void cover_row_reset(struct cover_search *cs, struct cover_row *r);
+
+/* Count w units of work; the search stops once they are all spent. */
+static inline void cover_charge(struct cover_search *cs, unsigned long w)
+{
+	cs->work = cs->work > w ? cs->work - w : 0;
+}
 
 /* Can token t start at p? A literal only where its first byte is, any
  * token after a literal only where that literal ends: nothing reads the

@@ -97,6 +97,7 @@ static int64_t after_max(struct cover_search *cs, struct cover_row *r, uint32_t 
 		if (r->end == cs->fin)
 			return q <= cs->n ? 0 : SCORE_NONE;
 	}
+	cover_charge(cs, r->fold_pos[t] > q ? CHAIN_WORK_FOLD * (r->fold_pos[t] - q) : 0);
 	while (r->fold_pos[t] > q) {
 		nv = after(cs, r, t, --r->fold_pos[t]);
 		if (nv > r->fold_max[t])
@@ -109,11 +110,11 @@ static int64_t after_max(struct cover_search *cs, struct cover_row *r, uint32_t 
 static bool span_ok(struct cover_search *cs, const struct fmt_tok *tk, const char *msg,
 		    size_t p, size_t q)
 {
-	if (cs->work < q - p + 1) {
+	if (cs->work < (q - p) / 8 + 1) {
 		cs->work = 0;
 		return false;
 	}
-	cs->work -= q - p + 1;
+	cs->work -= (q - p) / 8 + 1;
 	return fmt_tok_accepts_span(tk, msg + p, q - p);
 }
 
@@ -162,7 +163,7 @@ static bool model_ends(struct cover_search *cs, const struct fmt_tok *tk, const 
 	if (!ere_reach(tk->ere, (const unsigned char *)msg + p, hi - p, starts, hi - p,
 		       cs->span_ends, &work))
 		return false;
-	cs->work = cs->work > work ? cs->work - work : 0;
+	cover_charge(cs, 4 * work);
 	return true;
 }
 
@@ -225,7 +226,7 @@ int64_t cover_token_value(struct cover_search *cs, struct cover_row *r, uint32_t
 		star = tk->width == W_STAR;
 	}
 	for (; q <= hi && cs->work; q++) {
-		cs->work--;
+		cover_charge(cs, CHAIN_WORK_SPAN);
 		if (star && msg[q - 1] != ' ')
 			tail_ok = -1;
 		nv = next_at(cs, r, t, q, p, here);
@@ -376,7 +377,6 @@ void cover_start(struct cover_search *cs, size_t nrows, size_t tokens,
 	/* a closed format ("...\n") ends the line */
 	for (q = 0; q < stride; q++)
 		cs->fin[q] = q == n ? 0 : SCORE_NONE;
-	cs->work = CHAIN_WORK_MAX;
 }
 
 /* Point row r at format f and its share of the tables. */
@@ -403,8 +403,10 @@ void cover_row_reset(struct cover_search *cs, struct cover_row *r)
 {
 	uint32_t t;
 
-	if (r->f->ntok > 1)
+	if (r->f->ntok > 1) {
+		cover_charge(cs, (r->f->ntok - 1) * cs->stride / 8);
 		memset(r->v, SCORE_FILL, (r->f->ntok - 1) * cs->stride * sizeof(*r->v));
+	}
 	for (t = 0; t < r->f->ntok; t++) {
 		r->fold_pos[t] = cs->n + 1;
 		r->fold_max[t] = SCORE_NONE;
