@@ -542,8 +542,10 @@ static void sweep(struct cover_search *cs, size_t nrows, const char *msg, size_t
 	for (p = 0; p <= n; p++)
 		cs->head[p] = -1;
 	cover_charge(cs, (size_t)cs->ngrp * cs->stride / 4);
-	memset(cs->top, SCORE_FILL, (size_t)cs->ngrp * cs->stride * sizeof(*cs->top));
-	memset(cs->top_row, 0xff, (size_t)cs->ngrp * cs->stride * sizeof(*cs->top_row));
+	if (cs->ngrp) {		/* cs->top may not exist yet without one */
+		memset(cs->top, SCORE_FILL, (size_t)cs->ngrp * cs->stride * sizeof(*cs->top));
+		memset(cs->top_row, 0xff, (size_t)cs->ngrp * cs->stride * sizeof(*cs->top_row));
+	}
 	next = cs->visit_next;
 	for (v_i = cs->nvisits; v_i-- > 0;) {
 		p = (size_t)next[v_i];
