@@ -235,4 +235,17 @@ static inline int64_t token_at(struct cover_search *cs, struct cover_row *r, uin
 	return cover_token_value(cs, r, t, msg, p, here, fold);
 }
 
+/* ---- where rows are visited (cover_visit.c) ---- */
+
+/* A visit that tries the row's first token alone (visit_row[]'s flag). */
+#define VISIT_FIRST 0x80000000u
+
+/* The offsets of each byte value of msg[0..n), as sets (cs->bytepos). */
+void cover_line_bytes(struct cover_search *cs, const char *msg, size_t n);
+
+/* The offsets at which row i is visited on msg[lo..n) (a base at 0
+ * only), added to the sweep's visit lists. */
+void cover_row_visits(struct cover_search *cs, size_t i, const char *msg, size_t n,
+		      size_t lo, bool base);
+
 #endif

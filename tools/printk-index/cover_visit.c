@@ -1,0 +1,305 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Where the KERN_CONT search tries each candidate row on a line
+ * (cover_impl.h): the offsets each of its tokens can start at, worked out
+ * backwards and forwards from the line's byte positions and the row's
+ * literals, so that a row is visited only where a piece of it can be.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cover_impl.h"
+
+/* The offsets of each byte value of msg[0..n), as sets (cs->bytepos):
+ * a literal's occurrences are then a few words ANDed (lit_occurs()). */
+void cover_line_bytes(struct cover_search *cs, const char *msg, size_t n)
+{
+	size_t nw = n / 64 + 1, p;
+	unsigned c;
+
+	if (cs->bytepos_cap < 256 * nw) {
+		cs->bytepos_cap = 256 * nw;
+		cs->bytepos = xreallocarray(cs->bytepos, cs->bytepos_cap, sizeof(*cs->bytepos));
+	}
+	memset(cs->bytes_seen, 0, sizeof(cs->bytes_seen));
+	for (p = 0; p < n; p++) {
+		c = (unsigned char)msg[p];
+		if (!(cs->bytes_seen[c / 64] & (1ULL << (c % 64)))) {
+			cs->bytes_seen[c / 64] |= 1ULL << (c % 64);
+			memset(cs->bytepos + c * nw, 0, nw * sizeof(*cs->bytepos));
+		}
+		cs->bytepos[c * nw + p / 64] |= 1ULL << (p % 64);
+	}
+}
+
+/* Add a visit of row i at offset p. */
+static void visit_at(struct cover_search *cs, size_t i, size_t p)
+{
+	if (cs->nvisits == cs->visits_cap) {
+		cs->visits_cap = 2 * cs->visits_cap + 256;
+		cs->visit_row = xreallocarray(cs->visit_row, cs->visits_cap, sizeof(*cs->visit_row));
+		cs->visit_next = xreallocarray(cs->visit_next, cs->visits_cap, sizeof(*cs->visit_next));
+	}
+	cs->visit_row[cs->nvisits] = i;
+	cs->visit_next[cs->nvisits] = (int32_t)p;
+	cs->nvisits++;
+}
+
+/* Word w of set b (nw words) shifted down by k offsets. */
+static inline uint64_t shr_word(const uint64_t *b, size_t nw, size_t w, size_t k)
+{
+	size_t ws = w + k / 64, s = k % 64;
+	uint64_t x = ws < nw ? b[ws] >> s : 0;
+
+	if (s && ws + 1 < nw)
+		x |= b[ws + 1] << (64 - s);
+	return x;
+}
+
+/* dst: the offsets p >= start where literal lit[0..len) occurs and src
+ * has p + len: each byte's offsets (cs->bytepos), shifted and ANDed.
+ * False when there is none. */
+static bool lit_occurs(struct cover_search *cs, uint64_t *dst, const uint64_t *src,
+		       const char *lit, size_t len, size_t nw, size_t start)
+{
+	size_t w, k;
+	uint64_t x, any = 0;
+	unsigned c;
+
+	for (k = 0; k < len; k++) {
+		c = (unsigned char)lit[k];
+		if (!(cs->bytes_seen[c / 64] & (1ULL << (c % 64))))
+			return false;
+	}
+	for (w = start / 64; w < nw; w++) {
+		x = shr_word(src, nw, w, len);
+		if (w == start / 64)
+			x &= ~0ULL << (start % 64);
+		for (k = 0; x && k < len; k++)
+			x &= shr_word(cs->bytepos + (unsigned char)lit[k] * nw, nw, w, k);
+		dst[w] = x;
+		any |= x;
+	}
+	return any != 0;
+}
+
+static void set_range(uint64_t *b, size_t from, size_t to)
+{
+	size_t w = from / 64, last = to / 64;
+	uint64_t lo_mask = ~0ULL << (from % 64), hi_mask = ~0ULL >> (63 - to % 64);
+
+	if (w == last) {
+		b[w] |= lo_mask & hi_mask;
+		return;
+	}
+	b[w++] |= lo_mask;
+	while (w < last)
+		b[w++] = ~0ULL;
+	b[last] |= hi_mask;
+}
+
+/* The next run of offsets set in b from p on, below lim: [*q1, *q2];
+ * false when there is none. */
+static bool next_run(const uint64_t *b, size_t p, size_t lim, size_t *q1, size_t *q2)
+{
+	size_t w, nw = (lim + 63) / 64;
+	uint64_t x;
+
+	if (p >= lim)
+		return false;
+	w = p / 64;
+	x = b[w] & (~0ULL << (p % 64));
+	while (!x && ++w < nw)
+		x = b[w];
+	if (!x || (p = w * 64 + __builtin_ctzll(x)) >= lim)
+		return false;
+	*q1 = p;
+	/* then the first clear bit */
+	x = ~b[w] & (~0ULL << (p % 64));
+	while (!x && ++w < nw)
+		x = ~b[w];
+	p = x ? w * 64 + __builtin_ctzll(x) : nw * 64;
+	*q2 = (p < lim ? p : lim) - 1;
+	return true;
+}
+
+/* The first offset in [a, b) whose byte tk can not print, or b. */
+static size_t class_end(const struct fmt_tok *tk, const char *msg, size_t a, size_t b)
+{
+	if (tk->cls_all)
+		return b;
+	while (a < b && cls_has(tk->cls, (unsigned char)msg[a]))
+		a++;
+	return a;
+}
+
+/* dst: the offsets in [start, n] from which conversion tk can print a
+ * span that ends at an offset of src. An end q takes the starts from
+ * max(R, q - max) to q - min, R the start of the run of class bytes that
+ * ends at q: over the ends of a run of src that have the same R, that is
+ * one range. R only moves up: each byte is looked at once. */
+static void conv_starts(struct cover_search *cs, uint64_t *dst, const uint64_t *src,
+			const struct fmt_tok *tk, const char *msg, size_t n, size_t start)
+{
+	size_t q1, q2, a, b, e, R = start, scan = start, from, to;
+
+	for (q2 = start; next_run(src, q2, n + 1, &q1, &q2); q2++) {
+		cover_charge(cs, 2);	/* a run: about 60 instructions */
+		for (a = q1; a <= q2; a = b + 1) {
+			/* R for the end a */
+			while (scan < a) {
+				e = class_end(tk, msg, scan, a);
+				scan = e == a ? a : e + 1;
+				if (e < a)
+					R = e + 1;
+			}
+			/* the ends a..b share it */
+			b = class_end(tk, msg, a, q2);
+			scan = b;
+			if (b - R < tk->min)
+				continue;
+			if (a < R + tk->min)
+				a = R + tk->min;
+			from = tk->max != FMT_INF && a - R > tk->max ? a - tk->max : R;
+			to = b - tk->min;
+			/* number() prints a digit: a start before the last
+			 * byte that is no blank (a hull: more is harmless) */
+			if (tk->kind == TK_INT && to >= cs->lastnb[b]) {
+				if (!cs->lastnb[b])
+					continue;
+				to = cs->lastnb[b] - 1;
+			}
+			if (from <= to)
+				set_range(dst, from, to);
+		}
+	}
+}
+
+/* dst: the offsets in [start, n] where a span of conversion tk that
+ * starts at an offset of src can end: from p + min to E, E the end of the
+ * run of class bytes from p, at most p + max. Over the starts of a run of
+ * src that have the same E, that is one range; E only moves up. */
+static void conv_ends(struct cover_search *cs, uint64_t *dst, const uint64_t *src,
+		      const struct fmt_tok *tk, const char *msg, size_t n, size_t start)
+{
+	size_t p1, p2, a, b, E = 0, from_e = SIZE_MAX, last, from, to;
+
+	for (p2 = start; next_run(src, p2, n + 1, &p1, &p2); p2++) {
+		cover_charge(cs, 2);
+		for (a = p1; a <= p2; a = b + 1) {
+			/* E for the start a (the last one holds from
+			 * from_e to E) */
+			if (from_e > a || a > E) {
+				E = class_end(tk, msg, a, n);
+				from_e = a;
+			}
+			b = E < p2 ? E : p2;
+			if (E - a < tk->min)
+				continue;
+			last = b < E - tk->min ? b : E - tk->min;
+			from = a + tk->min;
+			to = tk->max != FMT_INF && E - last > tk->max ? last + tk->max : E;
+			/* number() prints a digit: an end after one */
+			if (tk->kind == TK_INT && from <= cs->nonblank[a])
+				from = cs->nonblank[a] + 1;
+			if (from <= to)
+				set_range(dst, from, to);
+		}
+	}
+}
+
+/*
+ * The offsets where row i's tokens can start, from the literal facts of
+ * the line, added to the visits. Backwards, B[t] holds the offsets from
+ * which tokens t.. can print a span that ends where what follows the
+ * piece can start (anywhere for an open format, only the line's end for a
+ * closed one; after a base, from lo on and before the line's end): a
+ * literal where it occurs and B[t + 1] has its end, a conversion where a
+ * span of its class bytes and length reaches B[t + 1]. Forwards, F[t]
+ * holds the offsets token t can be reached at from where the piece starts
+ * (anywhere from lo; a base at 0 only). Token t has a value only on B[t]
+ * and is read only on F[t]: the row is visited where some token t >= 1 is
+ * in both (every token worked out there), else where token 0 is (it
+ * alone: VISIT_FIRST). The values the sweep reads are thus the ones a
+ * visit at every offset gives; the others stay SCORE_NONE or below. A row
+ * with no offset for its first token is dead: it prints no piece here.
+ */
+void cover_row_visits(struct cover_search *cs, size_t i, const char *msg, size_t n,
+		      size_t lo, bool base)
+{
+	struct cover_row *r = &cs->rows[i];
+	const struct fmt *f = r->f;
+	const struct fmt_tok *tk;
+	size_t nw = n / 64 + 1, start = base ? 0 : lo, p, w;
+	uint64_t *B = cs->sets, *F = B + (size_t)(f->ntok + 1) * nw, *Fn = F + nw;
+	uint64_t *full = Fn + nw, *first = full + nw, x, *tmp;
+	uint32_t t, T = f->ntok;
+	bool any;
+
+	r->dead = true;
+	/* the sets' words, and the bytes looked at for them */
+	cover_charge(cs, (T + 5 + f->lit_bytes / 8) * nw + T * (n - start) / 8);
+	memset(B, 0, (size_t)(T + 5) * nw * sizeof(*B));
+	/* what may follow the piece */
+	if (base) {
+		if (lo < n)
+			set_range(B + T * nw, lo, n - 1);
+	} else if (f->open_end) {
+		set_range(B + T * nw, lo, n);
+	} else {
+		B[T * nw + n / 64] |= 1ULL << (n % 64);
+	}
+	for (t = T; t-- > 0;) {
+		uint64_t *b = B + t * nw, *after = b + nw;
+
+		tk = &f->tok[t];
+		any = false;
+		if (tk->kind == TK_LIT) {
+			any = lit_occurs(cs, b, after, f->lit + tk->lit_off, tk->lit_len, nw, start);
+		} else {
+			conv_starts(cs, b, after, tk, msg, n, start);
+			for (w = 0; w < nw && !any; w++)
+				any = b[w] != 0;
+		}
+		if (!any)
+			return;
+	}
+	/* forwards: F[0], then each token's reach */
+	if (base)
+		F[0] = 1;
+	else
+		set_range(F, lo, n);
+	for (t = 0; t < T; t++) {
+		uint64_t *b = B + t * nw;
+
+		tk = &f->tok[t];
+		for (w = 0; w < nw; w++)
+			F[w] &= b[w];
+		if (t)
+			for (w = 0; w < nw; w++)
+				full[w] |= F[w];
+		else
+			memcpy(first, F, nw * sizeof(*F));
+		if (t + 1 == T)
+			break;
+		memset(Fn, 0, nw * sizeof(*Fn));
+		if (tk->kind == TK_LIT) {
+			for (w = 0; w < nw; w++)
+				for (x = F[w]; x; x &= x - 1) {
+					p = w * 64 + __builtin_ctzll(x) + tk->lit_len;
+					Fn[p / 64] |= 1ULL << (p % 64);
+				}
+		} else {
+			conv_ends(cs, Fn, F, tk, msg, n, start);
+		}
+		tmp = F, F = Fn, Fn = tmp;
+	}
+	r->dead = false;
+	for (w = 0; w < nw; w++) {
+		cover_charge(cs, __builtin_popcountll(full[w] | first[w]));
+		for (x = full[w] | first[w]; x; x &= x - 1) {
+			p = w * 64 + __builtin_ctzll(x);
+			visit_at(cs, i | (full[w] >> (p % 64) & 1 ? 0 : VISIT_FIRST), p);
+		}
+	}
+}
