@@ -46,8 +46,10 @@ struct ere {
 	uint8_t bytecls[256];
 	uint32_t nbc, ndfa;
 	uint16_t *dfa;
-	uint8_t *dfa_accept;
+	uint8_t *dfa_accept;	/* [state]: 1 accepting, | DFA_ALL (ere.c) */
 };
+
+#define DFA_ALL 2
 
 #define ERE_NFA_MAX 256
 #define ERE_DFA_MAX 4096
