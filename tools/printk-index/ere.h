@@ -58,6 +58,9 @@ int ere_compile(struct ere *re, const char *pattern, struct pi_err *err);
 /* The same for whole-span questions only (ere_fullmatch(), ere_prefix()):
  * no NFA tables, so ere_reach() and ere_starts() answer false. */
 int ere_compile_span(struct ere *re, const char *pattern, struct pi_err *err);
+
+/* Does every string re accepts hold a byte of set? false without a DFA. */
+bool ere_needs_one_of(const struct ere *re, const uint64_t set[4]);
 void ere_free(struct ere *re);
 bool ere_fullmatch(const struct ere *re, const unsigned char *s, size_t n);
 

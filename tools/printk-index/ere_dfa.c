@@ -200,3 +200,41 @@ out:
 	free(b.todo);
 	free(b.sets);
 }
+
+bool ere_needs_one_of(const struct ere *re, const uint64_t set[4])
+{
+	bool outside[256] = { false };
+	uint32_t *todo, nt = 0, s, k, to;
+	uint8_t *seen;
+	bool needs = true;
+	int c;
+
+	if (!re->dfa)
+		return false;
+	/* a byte class takes a path around set if one of its bytes is not
+	 * in it */
+	for (c = 0; c < 256; c++)
+		if (!cls_has(set, c))
+			outside[re->bytecls[c]] = true;
+	todo = xcalloc(re->ndfa, sizeof(*todo));
+	seen = xcalloc(re->ndfa, 1);
+	todo[nt++] = 1;
+	seen[1] = 1;
+	while (nt && needs) {
+		s = todo[--nt];
+		if (re->dfa_accept[s]) {
+			needs = false;	/* accepted without a byte of set */
+			break;
+		}
+		for (k = 0; k < re->nbc; k++) {
+			to = re->dfa[(size_t)s * re->nbc + k];
+			if (outside[k] && to && !seen[to]) {
+				seen[to] = 1;
+				todo[nt++] = to;
+			}
+		}
+	}
+	free(todo);
+	free(seen);
+	return needs;
+}

@@ -408,7 +408,7 @@ static void summarize(struct fmt *f, const struct builder *b)
 		struct fmt_tok *t = &f->tok[k];
 
 		if (t->kind == TK_INT || t->kind == TK_STR || t->kind == TK_CHAR)
-			t->ere = fmt_conv_ere(t);
+			t->ere = fmt_conv_ere(t, &t->needs_digit);
 	}
 	f->rest_min = xcalloc(f->ntok + 1, sizeof(uint32_t));
 	f->rest_max = xcalloc(f->ntok + 1, sizeof(uint32_t));

@@ -59,6 +59,8 @@ struct fmt_tok {
 	bool upper;		/* TK_INT: %X */
 	bool is_signed;		/* TK_INT: %d %i */
 	bool cls_all;		/* every byte may appear: no scan needed */
+	bool needs_digit;	/* TK_INT: its model prints a digit of its base,
+				 * whatever else: a span without one is none */
 	int32_t width, prec;	/* value, W_NONE or W_STAR */
 	uint32_t min, max;	/* span length bounds */
 	uint32_t lit_off, lit_len;	/* TK_LIT: in fmt->lit */

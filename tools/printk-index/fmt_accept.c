@@ -15,15 +15,6 @@
 /* ------------------------------------------------------------------ */
 /* Layouts by arithmetic                                               */
 
-static bool is_digit_of(const struct fmt_tok *t, unsigned char c)
-{
-	if (c >= '0' && c <= '9')
-		return t->base != 8 || c <= '7';
-	if (t->base != 16)
-		return false;
-	return t->upper ? (c >= 'A' && c <= 'F') : (c >= 'a' && c <= 'f');
-}
-
 /* A span of number()'s, read up to its digits. */
 struct int_span {
 	size_t p, e;		/* the digits (zero padding included) */
@@ -83,7 +74,7 @@ static bool int_head(const struct fmt_tok *t, const unsigned char *s, size_t n, 
 		pfx = 2;
 	}
 	for (k = p; k < e; k++) {
-		if (!is_digit_of(t, s[k]))
+		if (!fmt_is_digit(t, s[k]))
 			return false;
 		if (s[k] != '0')
 			nonzero = true;

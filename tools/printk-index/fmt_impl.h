@@ -20,8 +20,8 @@ const struct ere *fmt_model_ere(const char *pattern);
 
 /* The automaton of a number, string or char conversion's model (built
  * once per distinct spec), always a DFA; NULL when the model is too
- * large for one. */
-const struct ere *fmt_conv_ere(const struct fmt_tok *t);
+ * large for one. *digit: every rendering holds a digit of t's base. */
+const struct ere *fmt_conv_ere(const struct fmt_tok *t, bool *digit);
 
 /* number()'s, string()'s and %c's layouts by arithmetic (fmt_accept.c):
  * the answer for a conversion whose model is too large for an automaton,
@@ -37,6 +37,16 @@ int fmt_model_slot(const struct ere *re);
 
 /* fmt_tok_accepts_span() on bytes: the matchers' call, in their loops */
 bool fmt_tok_span_ok(const struct fmt_tok *t, const unsigned char *s, size_t n);
+
+/* A digit of number conversion t's base? */
+static inline bool fmt_is_digit(const struct fmt_tok *t, unsigned char c)
+{
+	if (c >= '0' && c <= '9')
+		return t->base != 8 || c <= '7';
+	if (t->base != 16)
+		return false;
+	return t->upper ? (c >= 'A' && c <= 'F') : (c >= 'a' && c <= 'f');
+}
 
 /* ---- position sets: bit i for position i of a line ---- */
 

@@ -124,6 +124,33 @@ enum fmt_result fmt_match(const struct fmt *f, const char *msg, size_t n)
 static uint64_t *dp_buf;
 static size_t dp_cap;
 
+/*
+ * A number prints a digit of its base (t->needs_digit, a fact of its
+ * model), so a span of only blanks, signs or padding is none: the first
+ * digit in m[p..hi), or hi when a byte t does not print comes first or
+ * there is none; the matchers then skip the spans that end before it.
+ */
+static size_t first_digit(const struct fmt_tok *t, const unsigned char *m, size_t p, size_t hi)
+{
+	for (; p < hi && !fmt_is_digit(t, m[p]); p++)
+		if (!t->cls_all && !cls_has(t->cls, m[p]))
+			return hi;
+	return p;
+}
+
+/* The same seen from a span's end e: the latest start, the last digit
+ * before e, over bytes t prints; SIZE_MAX when there is none after lo_p. */
+static size_t last_digit_start(const struct fmt_tok *t, const unsigned char *m, size_t lo_p,
+			       size_t e)
+{
+	size_t k;
+
+	for (k = e; k > lo_p && !fmt_is_digit(t, m[k - 1]); k--)
+		if (!t->cls_all && !cls_has(t->cls, m[k - 1]))
+			return SIZE_MAX;
+	return k > lo_p ? k - 1 : SIZE_MAX;
+}
+
 /* One conversion from every start position: validate each span. */
 static bool spans(const struct fmt_tok *t, const unsigned char *m, size_t n,
 		  const uint64_t *cur, uint64_t *nxt, size_t first, size_t lim,
@@ -168,6 +195,15 @@ static bool spans(const struct fmt_tok *t, const unsigned char *m, size_t n,
 			hi = e;
 		}
 		*work += hi - p + 1;
+		/* a number's span holds a digit: none ends before the first
+		 * (blanks alone are no number, however many) */
+		if (t->needs_digit) {
+			e = first_digit(t, m, p, hi);
+			if (e == hi)
+				continue;
+			if (lo < e + 1)
+				lo = e + 1;
+		}
 		for (e = lo; e <= hi; e++) {
 			/* only where the next literal can start */
 			if ((c0 >= 0 && m[e] != c0) || bit_has(nxt, e))
@@ -211,6 +247,14 @@ static bool spans_back(const struct fmt_tok *t, const unsigned char *m, size_t n
 		*work += e - hi_p + 1;
 		if (k < e)
 			continue;
+		if (t->needs_digit) {
+			k = last_digit_start(t, m, lo_p, e);
+			*work += e - (k == SIZE_MAX ? lo_p : k);
+			if (k == SIZE_MAX)
+				continue;
+			if (hi_p > k)
+				hi_p = k;
+		}
 		for (p = hi_p;; p--) {
 			if (p < e && p != hi_p && !t->cls_all && !cls_has(t->cls, m[p]))
 				break;
@@ -243,6 +287,7 @@ static enum fmt_result last_conv(const struct fmt *f, const struct fmt_tok *t,
 	const unsigned char *m = (const unsigned char *)l->msg;
 	size_t n = l->n, nw = n / 64 + 1, p, e, lo_p, hi_p, w;
 	const uint64_t *sfx;
+	bool full;
 
 	if (t->kind == TK_ERE && (sfx = fmt_line_ere_suffix(l, t->ere))) {
 		for (w = first / 64; w < nw; w++)
@@ -266,7 +311,14 @@ static enum fmt_result last_conv(const struct fmt *f, const struct fmt_tok *t,
 		for (e = hi_p; e < n; e++)
 			if (!t->cls_all && !cls_has(t->cls, m[e]))
 				break;
-		if (e == n) {
+		full = e == n;
+		if (full && t->needs_digit) {
+			p = last_digit_start(t, m, lo_p, n);
+			full = p != SIZE_MAX;
+			if (full && hi_p > p)
+				hi_p = p;
+		}
+		if (full) {
 			for (p = hi_p;; p--) {
 				if (p != hi_p && !t->cls_all && !cls_has(t->cls, m[p]))
 					break;
@@ -285,7 +337,7 @@ static enum fmt_result last_conv(const struct fmt *f, const struct fmt_tok *t,
 	if (!f->open_end)
 		return FMT_NOMATCH;
 	for (p = first; (p = bit_next(cur, nw, p)) != SIZE_MAX; p++) {
-		size_t hi = n;
+		size_t hi = n, lo = p + t->min, d;
 
 		if (t->max != FMT_INF && hi - p > t->max)
 			hi = p + t->max;
@@ -294,7 +346,14 @@ static enum fmt_result last_conv(const struct fmt *f, const struct fmt_tok *t,
 				break;
 		if (e < p + t->min)
 			continue;
-		for (e = p + t->min; e <= hi; e++) {
+		if (t->needs_digit) {
+			d = first_digit(t, m, p, hi);
+			if (d == hi)
+				continue;
+			if (lo < d + 1)
+				lo = d + 1;
+		}
+		for (e = lo; e <= hi; e++) {
 			if (e > p + t->min && !t->cls_all && !cls_has(t->cls, m[e - 1]))
 				break;
 			*work += e - p + 1;

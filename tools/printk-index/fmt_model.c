@@ -174,6 +174,7 @@ int fmt_model_slot(const struct ere *re)
 struct conv_slot {
 	struct fmt_tok spec;
 	const struct ere *re;
+	bool needs_digit;
 	bool used;
 };
 
@@ -222,7 +223,23 @@ static void conv_grow(void)
 	free(old);
 }
 
-const struct ere *fmt_conv_ere(const struct fmt_tok *t)
+/* Does every rendering of number conversion t hold a digit of its base?
+ * Asked of the model, so that a matcher may skip spans without one. */
+static bool needs_digit(const struct fmt_tok *t, const struct ere *re)
+{
+	uint64_t digits[4] = { 0 };
+	int c;
+
+	if (t->kind != TK_INT || !re)
+		return false;
+	for (c = 0; c < 256; c++)
+		if ((c >= '0' && c <= (t->base == 8 ? '7' : '9')) ||
+		    (t->base == 16 && c >= (t->upper ? 'A' : 'a') && c <= (t->upper ? 'F' : 'f')))
+			cls_set(digits, c);
+	return ere_needs_one_of(re, digits);
+}
+
+const struct ere *fmt_conv_ere(const struct fmt_tok *t, bool *digit)
 {
 	struct conv_slot *slot;
 	struct sbuf pat = { 0 };
@@ -232,8 +249,10 @@ const struct ere *fmt_conv_ere(const struct fmt_tok *t)
 	if (2 * (conv_n + 1) > conv_cap)
 		conv_grow();
 	slot = conv_find(t);
-	if (slot->used)
+	if (slot->used) {
+		*digit = slot->needs_digit;
 		return slot->re;
+	}
 	fmt_tok_pattern(t, &pat);
 	re = xmalloc(sizeof(*re));
 	/* Without a DFA a span would cost up to program size x span
@@ -251,7 +270,9 @@ const struct ere *fmt_conv_ere(const struct fmt_tok *t)
 		re = NULL;
 	}
 	sbuf_free(&pat);
-	*slot = (struct conv_slot){ .spec = *t, .re = re, .used = true };
+	*slot = (struct conv_slot){ .spec = *t, .re = re, .needs_digit = needs_digit(t, re),
+				    .used = true };
 	conv_n++;
+	*digit = slot->needs_digit;
 	return re;
 }
