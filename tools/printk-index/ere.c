@@ -12,14 +12,24 @@
 #include "ere_impl.h"
 #include "rx.h"
 
-/* Bounds the size of the expanded program: a number() model of width w
- * takes about 40 w instructions, and the widest kernel formats are
- * about 20 (%016llx); a wider one is left without a model (fmt.c). */
+/* Bounds the size of the expanded program: a %p model is a few hundred
+ * instructions, and a fuzzed pattern must not blow up through nested
+ * counted repetitions. */
 #define ERE_MAX_INST 16384
+/* ... and of a conversion's (ere_compile_span()): a number() model of
+ * width w takes about 21 w instructions, the largest of the kernels' 942
+ * ("%21Ld"); a larger one is answered by fmt_accept.c's arithmetic,
+ * which keeps the DFA's construction (time and memory) small for any
+ * index. */
+#define ERE_SPAN_MAX_INST 2048
+/* Its DFA's states: the kernels' largest has 423 ("%-45s"); the
+ * construction stops here, its cost bounded for any index. */
+#define ERE_SPAN_DFA_MAX 1024
 
 struct gen {
 	struct ere *re;
 	uint32_t cap;	/* of re->prog */
+	uint32_t max_inst;
 	bool reverse;	/* the program of the reversed language */
 	bool failed;
 	const char *why;
@@ -95,7 +105,7 @@ static uint32_t emit(struct gen *g, uint8_t op, uint32_t x, uint32_t y)
 {
 	struct ere *re = g->re;
 
-	if (re->n >= ERE_MAX_INST) {
+	if (re->n >= g->max_inst) {
 		fail(g, "pattern too large");
 		return re->n - 1;
 	}
@@ -303,7 +313,7 @@ static void program(struct gen *g, const struct rx_node *root, bool reverse)
 
 static int compile(struct ere *re, const char *pattern, bool many_starts, struct pi_err *err)
 {
-	struct gen g = { .re = re };
+	struct gen g = { .re = re, .max_inst = many_starts ? ERE_MAX_INST : ERE_SPAN_MAX_INST };
 	struct ere_inst *fwd;
 	struct rx rx;
 	uint32_t i, nfwd;
@@ -341,7 +351,7 @@ static int compile(struct ere *re, const char *pattern, bool many_starts, struct
 		nfa_tables(re, re->prog, re->n, &re->nw, &re->closure, &re->step);
 		nfa_tables(re, re->rprog, re->rn, &re->rnw, &re->rclosure, &re->rstep);
 	}
-	ere_dfa_build(re);
+	ere_dfa_build(re, many_starts ? ERE_DFA_MAX : ERE_SPAN_DFA_MAX);
 	return 0;
 }
 

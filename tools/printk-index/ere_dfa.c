@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The DFA of an ere.c program (ere_impl.h), by subset construction over
- * byte classes, at most ERE_DFA_MAX states; whole-span questions then
+ * byte classes, of a bounded number of states; whole-span questions then
  * cost one table step a byte.
  */
 #include <stdlib.h>
@@ -23,6 +23,7 @@ struct dfa_build {
 	uint32_t n, cap;
 	uint32_t *slot;		/* hash table of states, 0 empty */
 	uint32_t nslot;
+	uint32_t max;		/* states at most */
 	uint32_t *seen;		/* closure() scratch: == gen when seen */
 	uint32_t gen;
 	uint32_t *todo;
@@ -77,7 +78,7 @@ static int64_t dfa_state(struct dfa_build *b, const uint64_t *set)
 		if (!memcmp(&b->sets[(size_t)id * b->nw], set, b->nw * sizeof(uint64_t)))
 			return id;
 	}
-	if (b->n == ERE_DFA_MAX)
+	if (b->n == b->max)
 		return -1;
 	if (b->n == b->cap) {
 		b->cap = grow_cap(b->cap, 64);
@@ -140,9 +141,10 @@ static void mark_sinks(struct ere *re)
 	}
 }
 
-void ere_dfa_build(struct ere *re)
+void ere_dfa_build(struct ere *re, uint32_t max_states)
 {
-	struct dfa_build b = { .re = re, .nw = (re->n + 63) / 64, .nslot = 2 * ERE_DFA_MAX };
+	struct dfa_build b = { .re = re, .nw = (re->n + 63) / 64, .nslot = 2 * max_states,
+				.max = max_states };
 	uint64_t *next = xcalloc(b.nw, sizeof(uint64_t));
 	unsigned char rep[256];
 	uint32_t s, k, pc, w;

@@ -16,7 +16,7 @@ struct ere_inst {
 };
 
 /* Build re->dfa (and bytecls, nbc, ndfa, dfa_accept) from re->prog, or
- * leave it NULL when it would pass ERE_DFA_MAX states. */
-void ere_dfa_build(struct ere *re);
+ * leave it NULL when it would pass max_states (a power of two). */
+void ere_dfa_build(struct ere *re, uint32_t max_states);
 
 #endif

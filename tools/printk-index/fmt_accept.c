@@ -4,8 +4,8 @@
  * automaton of its model (fmt_lang.c, ere.c). The matchers (fmt_match.c,
  * cover.c) call it on every span they try. number()'s, string()'s and
  * %c's layouts are also here by arithmetic, for a model too large for an
- * automaton (a width or precision of thousands) and as the tests' second
- * reading of lib/vsprintf.c.
+ * automaton (a width or precision of about a hundred and more) and as
+ * the tests' second reading of lib/vsprintf.c.
  */
 #include <string.h>
 
@@ -233,7 +233,7 @@ bool fmt_tok_span_ok(const struct fmt_tok *t, const unsigned char *s, size_t n)
 	case TK_LIT: return false;	/* not a conversion */
 	case TK_INT: case TK_STR: case TK_CHAR:
 		/* the model's automaton, or for a model too large for one
-		 * (thousands of digits or blanks) the arithmetic */
+		 * (a width or precision of about a hundred) the arithmetic */
 		return t->ere ? ere_fullmatch(t->ere, s, n) : fmt_tok_layout_ok(t, s, n);
 	case TK_ERE: return ere_fullmatch(t->ere, s, n);
 	case TK_WILD: return true;

@@ -82,13 +82,6 @@ static void emit_int(struct sbuf *o, size_t start, const struct int_shape *s, lo
 }
 
 /*
- * number() as lib/vsprintf.c lays it out:
- * [spaces][sign][0x|0][zero padding][precision zeros][digits][spaces].
- * The union over sign, zero/non-zero value and natural digit count; each
- * alternative has a fixed shape, so the padding is exact. The counts too
- * long to need padding or precision zeros share one alternative.
- */
-/*
  * The alternatives of one sign, value and natural digit count (s->nat):
  * the padding each layout adds. true when the longer counts differ only
  * in their digits, which s->nat_hi then covers.
@@ -102,7 +95,9 @@ static bool int_alts(struct sbuf *o, size_t start, const struct fmt_tok *t, stru
 	long body = p > s->nat ? p : s->nat, need, nd;
 	long zb = body - s->nat;	/* precision zeros */
 	long c0 = s->sl + s->pl + body;
-	bool alike = !s->zero && (wstar ? pstar || !zb : !pstar && c0 >= w && !zb);
+	/* a fixed width only: with a star, check's witnesses keep the order
+	 * of one alternative a digit count */
+	bool alike = !s->zero && !wstar && !pstar && c0 >= w && !zb;
 
 	s->nat_hi = alike ? t->maxdigits : s->nat;
 	if (wstar) {
@@ -140,6 +135,14 @@ static bool int_alts(struct sbuf *o, size_t start, const struct fmt_tok *t, stru
 	return alike;
 }
 
+/*
+ * number() as lib/vsprintf.c lays it out:
+ * [spaces][sign][0x|0][zero padding][precision zeros][digits][spaces].
+ * The union over sign, zero/non-zero value and natural digit count; each
+ * alternative has a fixed shape, so the padding is exact. With a fixed
+ * width, the counts too long to need padding or precision zeros share
+ * one alternative.
+ */
 static void int_regex(const struct fmt_tok *t, struct sbuf *o)
 {
 	static const char *dig[] = { "[0-7]", "[0-9]", "[0-9a-f]", "[0-9A-F]" };

@@ -257,10 +257,10 @@ const struct ere *fmt_conv_ere(const struct fmt_tok *t, bool *digit)
 	re = xmalloc(sizeof(*re));
 	/* Without a DFA a span would cost up to program size x span
 	 * length (ere_fullmatch()'s backtracking), the arithmetic only the
-	 * span's length: a model over RX_MAX_REPEAT or ERE_MAX_INST, or
-	 * whose DFA would pass ERE_DFA_MAX states, is not used. That is a
-	 * width or precision of hundreds ("%-300d", "%*.300s"), which no
-	 * kernel format has. */
+	 * span's length: a model over RX_MAX_REPEAT or ERE_SPAN_MAX_INST,
+	 * or whose DFA would pass ERE_SPAN_DFA_MAX states, is not used.
+	 * That is a width or precision of about a hundred and more
+	 * ("%-100d", "%*.300s"), which no kernel format has. */
 	if (ere_compile_span(re, pat.p, &err)) {
 		free(re);
 		re = NULL;

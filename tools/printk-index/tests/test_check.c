@@ -236,6 +236,69 @@ static void conv_exhaustive(const char *format, const char *alphabet, int maxlen
 	fmt_free(&f);
 }
 
+static uint64_t xorshift(uint64_t *r)
+{
+	*r ^= *r << 13;
+	*r ^= *r >> 7;
+	*r ^= *r << 17;
+	return *r;
+}
+
+/*
+ * Strings shaped like renderings of t, around its shortest length: blanks,
+ * a sign, a prefix, digits or letters, blanks, made exactly t->min to
+ * t->min + 3 bytes long. The exhaustive strings above are too short for a
+ * conversion whose every rendering is longer ("%016llx", "%-15s"). The
+ * same three readings must agree; returns the count that do not.
+ */
+static int tok_sampled(const struct fmt_tok *t, const char *what, int count, long *tried,
+		       long *accepted)
+{
+	static const char *const heads[] = { "", "", " ", "-", "+", "0x", "0X", "0", "- " };
+	const char *body = t->kind == TK_INT ? (t->upper ? "0019AF " : "0017af ") : "ab ";
+	struct rx_nfa a;
+	struct sbuf re = { 0 };
+	struct rx rx;
+	struct pi_err err;
+	uint64_t r = 0x9e3779b97f4a7c15ULL ^ t->min;
+	char s[64];
+	int i, bad = 0;
+
+	fmt_tok_pattern(t, &re);
+	if (t->min + 4 > sizeof(s) || rx_parse(&rx, re.p, re.len, &err)) {
+		sbuf_free(&re);
+		return 0;	/* the exhaustive check reports a bad pattern */
+	}
+	rx_nfa_init(&a);
+	a.start = rx_compile_node(&a, rx.root, rx_add_match(&a));
+	for (i = 0; i < count; i++) {
+		size_t len = t->min + xorshift(&r) % 4, k = 0, lead = xorshift(&r) % 3;
+		const char *h = heads[xorshift(&r) % ARRAY_SIZE(heads)];
+		bool want, got, matcher;
+
+		while (k < lead && k < len)
+			s[k++] = ' ';
+		while (*h && k < len)
+			s[k++] = *h++;
+		while (k < len)
+			s[k++] = xorshift(&r) % 4 ? body[xorshift(&r) % strlen(body)] : '0';
+		if (xorshift(&r) % 3 == 0 && len > 1)	/* trailing blanks */
+			memset(s + len - 1 - xorshift(&r) % (len / 2 + 1), ' ', 1);
+		got = nfa_full(&a, s, len);
+		matcher = fmt_tok_accepts(t, s, len);
+		want = fmt_tok_layout_accepts(t, s, len);
+		(*tried)++;
+		*accepted += want;
+		if ((want != got || matcher != got) && bad++ < 5)
+			fprintf(stderr, "  %s on \"%.*s\": arithmetic %d, check %d, match %d\n",
+				what, (int)len, s, want, got, matcher);
+	}
+	rx_nfa_free(&a);
+	rx_free(&rx);
+	sbuf_free(&re);
+	return bad;
+}
+
 /*
  * The same for every distinct conversion of a real kernel's index (the
  * shared defconfig one), over an alphabet that spells its layouts and
@@ -248,8 +311,8 @@ static void index_conversions(void)
 	struct matcher m;
 	const struct fmt_tok **seen = NULL;
 	size_t nseen = 0, j;
-	long tried = 0;
-	int bad = 0, nconv = 0;
+	long tried = 0, acc;
+	int bad = 0, nconv = 0, nempty = 0;
 	uint32_t k, i;
 
 	pi_index_init(&idx);
@@ -283,10 +346,18 @@ static void index_conversions(void)
 				strcpy(alpha, " ab");
 			bad += tok_exhaustive(t, idx.v[m.ents[m.ent_start[k]]].fmt, alpha,
 					      t->kind == TK_INT ? 5 : 6, &tried);
+			acc = 0;
+			bad += tok_sampled(t, idx.v[m.ents[m.ent_start[k]]].fmt, 20000, &tried, &acc);
+			/* a sample that is all "no" compares nothing */
+			if (!acc)
+				fprintf(stderr, "  %s: no sampled string accepted\n",
+					idx.v[m.ents[m.ent_start[k]]].fmt);
+			nempty += !acc;
 		}
 	}
 	/* the shared index has number, string and char conversions */
 	CHECK(nconv > 50);
+	CHECK_INT(nempty, 0);
 	if (bad)
 		T_FAIL("index conversions: %d of %ld strings differ", bad, tried);
 	else
@@ -298,16 +369,18 @@ static void index_conversions(void)
 
 /*
  * Which conversions get their model's automaton: every one a kernel
- * prints with (widths up to about 20), always as a DFA; a width or
- * precision of hundreds is answered by the arithmetic, exactly, at the
- * cost of the span's length.
+ * prints with (the largest, "%21Ld" and "%-45s", included), always as a
+ * DFA; a model over 2,048 instructions or 1,024 states ("%-100d" and
+ * wider, "%*.300s") is answered by the arithmetic, exactly, at the cost
+ * of the span's length.
  */
 static void model_limits(void)
 {
 	static const struct { const char *fmt; bool automaton; } convs[] = {
 		{ "%d", true }, { "%016llx", true }, { "%-20s", true }, { "%#010x", true },
-		{ "%300d", true }, { "%-100d", true },
-		{ "%-300d", false }, { "%*.300s", false }, { "%.8333lx", false },
+		{ "%21Ld", true }, { "%-45s", true }, { "%#018Lx", true },
+		{ "%-100d", false }, { "%300d", false }, { "%-300d", false },
+		{ "%*.300s", false }, { "%.8333lx", false },
 	};
 	char span[400];
 	struct fmt f;
