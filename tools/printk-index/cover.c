@@ -424,6 +424,38 @@ static bool same_place(const struct pi_entry *a, const struct pi_entry *b)
  * for a base from another function than the last one. generic: the bases are the
  * generic formats (see generic_base()), else the specific ones.
  */
+/* The bases' shortest rendering (where a continuation can start, at
+ * least 1), or n when none; *ntok their most tokens. */
+static size_t bases_bounds(const struct matcher *all, bool generic, size_t n, uint32_t *ntok)
+{
+	size_t lo = n;
+	uint32_t h;
+
+	for (h = 0; h < all->nhits; h++)
+		if (base_hit(all, h, generic)) {
+			const struct fmt *f = &all->fmts[all->hits[h]];
+
+			if (f->min_len < lo)
+				lo = f->min_len ? f->min_len : 1;
+			if (f->ntok > *ntok)
+				*ntok = f->ntok;
+		}
+	return lo;
+}
+
+/* The covering's first piece: the base's, end bytes; others, the
+ * candidates that had one, itself included. */
+static void first_piece(struct chain *out, const struct pi_entry *base, const struct fmt *f,
+			size_t end, size_t others)
+{
+	out->p[0].e = base;
+	out->p[0].off = 0;
+	out->p[0].len = end;
+	out->n = 1;
+	out->others = others - 1;
+	out->lit_bytes = f->lit_bytes;
+}
+
 static bool chain_from_bases(struct cover_search *cs, const char *msg, size_t n,
 			     int level, bool generic, struct chain *out)
 {
@@ -435,15 +467,7 @@ static bool chain_from_bases(struct cover_search *cs, const char *msg, size_t n,
 	uint32_t count;
 	struct cover_row *r = NULL;
 
-	for (h = 0; h < all->nhits; h++)
-		if (base_hit(all, h, generic)) {
-			const struct fmt *f = &all->fmts[all->hits[h]];
-
-			if (f->min_len < lo)
-				lo = f->min_len ? f->min_len : 1;
-			if (f->ntok > ntok)
-				ntok = f->ntok;
-		}
+	lo = bases_bounds(all, generic, n, &ntok);
 	if (lo >= n || n > CHAIN_LINE_MAX || !cs->work)
 		return false;
 	/* the largest base's tables stand in for every base's */
@@ -503,12 +527,7 @@ static bool chain_from_bases(struct cover_search *cs, const char *msg, size_t n,
 	r->fmt = best_fmt;
 	base_value(cs, nrows, best_base, msg, n, lo);
 	end = cover_piece_end(cs, r, msg, 0);
-	out->p[0].e = best_base;
-	out->p[0].off = 0;
-	out->p[0].len = end;
-	out->n = 1;
-	out->others = others - 1;
-	out->lit_bytes = r->f->lit_bytes;
+	first_piece(out, best_base, r->f, end, others);
 	if (!cs->work || end == 0 || end >= n || !collect(cs, r, end, n, msg, out) || !cs->work ||
 	    (generic && !near_specific(cs, out))) {
 		memset(out, 0, sizeof(*out));

@@ -275,6 +275,44 @@ static bool spans_back(const struct fmt_tok *t, const unsigned char *m, size_t n
 	return any;
 }
 
+/* The last conversion of an open format as a prefix: any start, any
+ * span (the nearest start first). */
+static enum fmt_result last_conv_prefix(const struct fmt_tok *t, const unsigned char *m,
+					size_t n, const uint64_t *cur, size_t first,
+					unsigned long *work)
+{
+	size_t nw = n / 64 + 1, p, e;
+
+	for (p = first; (p = bit_next(cur, nw, p)) != SIZE_MAX; p++) {
+		size_t hi = n, lo = p + t->min, d;
+
+		if (t->max != FMT_INF && hi - p > t->max)
+			hi = p + t->max;
+		for (e = p; e < p + t->min && e < hi; e++)
+			if (!t->cls_all && !cls_has(t->cls, m[e]))
+				break;
+		if (e < p + t->min)
+			continue;
+		if (t->needs_digit) {
+			d = first_digit(t, m, p, hi);
+			if (d == hi)
+				continue;
+			if (lo < d + 1)
+				lo = d + 1;
+		}
+		for (e = lo; e <= hi; e++) {
+			if (e > p + t->min && !t->cls_all && !cls_has(t->cls, m[e - 1]))
+				break;
+			*work += e - p + 1;
+			if (fmt_tok_span_ok(t, m + p, e - p))
+				return FMT_PREFIX;
+			if (*work > FMT_MAX_WORK)
+				return FMT_NOMATCH;
+		}
+	}
+	return FMT_NOMATCH;
+}
+
 /*
  * The last conversion of a format: a full match needs a start from which
  * it spans to the end (tried from the nearest one, the bytes checked once),
@@ -336,35 +374,9 @@ static enum fmt_result last_conv(const struct fmt *f, const struct fmt_tok *t,
 	}
 	if (!f->open_end)
 		return FMT_NOMATCH;
-	for (p = first; (p = bit_next(cur, nw, p)) != SIZE_MAX; p++) {
-		size_t hi = n, lo = p + t->min, d;
-
-		if (t->max != FMT_INF && hi - p > t->max)
-			hi = p + t->max;
-		for (e = p; e < p + t->min && e < hi; e++)
-			if (!t->cls_all && !cls_has(t->cls, m[e]))
-				break;
-		if (e < p + t->min)
-			continue;
-		if (t->needs_digit) {
-			d = first_digit(t, m, p, hi);
-			if (d == hi)
-				continue;
-			if (lo < d + 1)
-				lo = d + 1;
-		}
-		for (e = lo; e <= hi; e++) {
-			if (e > p + t->min && !t->cls_all && !cls_has(t->cls, m[e - 1]))
-				break;
-			*work += e - p + 1;
-			if (fmt_tok_span_ok(t, m + p, e - p))
-				return FMT_PREFIX;
-			if (*work > FMT_MAX_WORK)
-				return FMT_NOMATCH;
-		}
-	}
-	return FMT_NOMATCH;
+	return last_conv_prefix(t, m, n, cur, first, work);
 }
+
 
 /*
  * "%s: ...": the positions after the first two tokens, from the line's
