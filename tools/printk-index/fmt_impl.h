@@ -23,6 +23,10 @@ const struct ere *fmt_model_ere(const char *pattern);
  * large for one. *digit: every rendering holds a digit of t's base. */
 const struct ere *fmt_conv_ere(const struct fmt_tok *t, bool *digit);
 
+/* The automata's memory budget in bytes (64 MB); returns the old one.
+ * For the tests. */
+size_t fmt_conv_budget(size_t bytes);
+
 /* number()'s, string()'s and %c's layouts by arithmetic (fmt_accept.c):
  * the answer for a conversion whose model is too large for an automaton,
  * and the tests' independent reading of lib/vsprintf.c to check the

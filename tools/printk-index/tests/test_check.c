@@ -394,6 +394,20 @@ static void model_limits(void)
 			CHECK(!f.tok[0].ere);
 		fmt_free(&f);
 	}
+	/* past the memory budget a new spec has no automaton, and the
+	 * arithmetic answers it */
+	{
+		size_t old = fmt_conv_budget(0);
+
+		fmt_compile(&f, "%-77.3hx", 8);
+		CHECK(!f.tok[0].ere);
+		CHECK(fmt_tok_accepts(&f.tok[0], "0ff", 3) == false);
+		memset(span, ' ', 77);
+		memcpy(span, "0ff", 3);
+		CHECK(fmt_tok_accepts(&f.tok[0], span, 77));
+		fmt_free(&f);
+		fmt_conv_budget(old);
+	}
 	/* "%-300d": the digits, then blanks to exactly 300 */
 	fmt_compile(&f, "%-300d", 6);
 	memset(span, ' ', sizeof(span));
