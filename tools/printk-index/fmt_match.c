@@ -138,6 +138,20 @@ static size_t first_digit(const struct fmt_tok *t, const unsigned char *m, size_
 	return p;
 }
 
+/* Raise *lo, the shortest span's end, past the first digit of m[p..hi);
+ * false when there is none. */
+static bool past_first_digit(const struct fmt_tok *t, const unsigned char *m, size_t p,
+			     size_t hi, size_t *lo)
+{
+	size_t d = first_digit(t, m, p, hi);
+
+	if (d == hi)
+		return false;
+	if (*lo < d + 1)
+		*lo = d + 1;
+	return true;
+}
+
 /* The same seen from a span's end e: the latest start, the last digit
  * before e, over bytes t prints; SIZE_MAX when there is none after lo_p. */
 static size_t last_digit_start(const struct fmt_tok *t, const unsigned char *m, size_t lo_p,
@@ -197,13 +211,8 @@ static bool spans(const struct fmt_tok *t, const unsigned char *m, size_t n,
 		*work += hi - p + 1;
 		/* a number's span holds a digit: none ends before the first
 		 * (blanks alone are no number, however many) */
-		if (t->needs_digit) {
-			e = first_digit(t, m, p, hi);
-			if (e == hi)
-				continue;
-			if (lo < e + 1)
-				lo = e + 1;
-		}
+		if (t->needs_digit && !past_first_digit(t, m, p, hi, &lo))
+			continue;
 		for (e = lo; e <= hi; e++) {
 			/* only where the next literal can start */
 			if ((c0 >= 0 && m[e] != c0) || bit_has(nxt, e))
@@ -284,7 +293,7 @@ static enum fmt_result last_conv_prefix(const struct fmt_tok *t, const unsigned 
 	size_t nw = n / 64 + 1, p, e;
 
 	for (p = first; (p = bit_next(cur, nw, p)) != SIZE_MAX; p++) {
-		size_t hi = n, lo = p + t->min, d;
+		size_t hi = n, lo = p + t->min;
 
 		if (t->max != FMT_INF && hi - p > t->max)
 			hi = p + t->max;
@@ -293,13 +302,8 @@ static enum fmt_result last_conv_prefix(const struct fmt_tok *t, const unsigned 
 				break;
 		if (e < p + t->min)
 			continue;
-		if (t->needs_digit) {
-			d = first_digit(t, m, p, hi);
-			if (d == hi)
-				continue;
-			if (lo < d + 1)
-				lo = d + 1;
-		}
+		if (t->needs_digit && !past_first_digit(t, m, p, hi, &lo))
+			continue;
 		for (e = lo; e <= hi; e++) {
 			if (e > p + t->min && !t->cls_all && !cls_has(t->cls, m[e - 1]))
 				break;
