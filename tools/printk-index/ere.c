@@ -217,47 +217,74 @@ static void gen(struct gen *g, const struct rx_node *nd)
 	}
 }
 
+/*
+ * The CLASS and MATCH instructions reachable from pc without consuming a
+ * byte, added to set: the one walk the first-byte set, the NFA tables and
+ * the DFA's states are made of. Visits are marked w->gen, so a new walk
+ * needs only w->gen++.
+ */
+void ere_closure(const struct ere_inst *prog, uint32_t n, struct ere_walk *w, uint32_t pc,
+		 uint64_t *set)
+{
+	uint32_t nt = 0;
+
+	w->todo[nt++] = pc;
+	while (nt) {
+		pc = w->todo[--nt];
+		if (pc >= n || w->seen[pc] == w->gen)
+			continue;
+		w->seen[pc] = w->gen;
+		if (prog[pc].op == OP_SPLIT) {
+			w->todo[nt++] = prog[pc].x;
+			w->todo[nt++] = prog[pc].y;
+		} else if (prog[pc].op == OP_JMP) {
+			w->todo[nt++] = prog[pc].x;
+		} else {
+			set[pc / 64] |= 1ULL << (pc % 64);
+		}
+	}
+}
+
+void ere_walk_init(struct ere_walk *w, uint32_t n)
+{
+	w->seen = xcalloc(n ? n : 1, sizeof(*w->seen));
+	w->todo = xcalloc(2 * (size_t)n + 2, sizeof(*w->todo));	/* <= 2 pushes a pc */
+	w->gen = 0;
+}
+
+void ere_walk_free(struct ere_walk *w)
+{
+	free(w->seen);
+	free(w->todo);
+}
+
 /* Classes reachable from the start without consuming a byte: a cheap
  * first-byte test rejects most spans before the backtracking runs. */
 static void first_set(struct ere *re)
 {
-	uint8_t *seen = xcalloc(re->n, 1);
-	uint32_t *todo = xcalloc(2 * re->n + 2, sizeof(*todo));	/* <= 2 pushes per pc */
-	uint32_t nt = 0, pc;
+	uint32_t nw = (re->n + 63) / 64, pc;
+	uint64_t *set = xcalloc(nw ? nw : 1, sizeof(*set));
+	struct ere_walk w;
 	int k;
 
-	todo[nt++] = 0;
-	while (nt) {
-		pc = todo[--nt];
-		if (pc >= re->n || seen[pc])
-			continue;
-		seen[pc] = 1;
-		switch (re->prog[pc].op) {
-		case OP_CLASS:
+	ere_walk_init(&w, re->n);
+	w.gen = 1;
+	ere_closure(re->prog, re->n, &w, 0, set);
+	for (pc = 0; pc < re->n; pc++)
+		if ((set[pc / 64] >> (pc % 64) & 1) && re->prog[pc].op == OP_CLASS)
 			for (k = 0; k < 4; k++)
 				re->first[k] |= re->cls[re->prog[pc].x][k];
-			break;
-		case OP_SPLIT:
-			todo[nt++] = re->prog[pc].x;
-			todo[nt++] = re->prog[pc].y;
-			break;
-		case OP_JMP:
-			todo[nt++] = re->prog[pc].x;
-			break;
-		}
-	}
-	free(seen);
-	free(todo);
+	ere_walk_free(&w);
+	free(set);
 }
 
 /* Epsilon closures and byte transitions for the bit-parallel NFA. */
 static void nfa_tables(const struct ere *re, const struct ere_inst *prog, uint32_t n,
 		       uint32_t *nwp, uint64_t **closurep, uint64_t **stepp)
 {
-	uint32_t nw = (n + 63) / 64, pc, nt, q;
+	uint32_t nw = (n + 63) / 64, pc;
 	uint64_t *closure, *step;
-	uint32_t *todo;
-	uint8_t *seen;
+	struct ere_walk w;
 	int c;
 
 	if (n > ERE_NFA_MAX)
@@ -265,39 +292,16 @@ static void nfa_tables(const struct ere *re, const struct ere_inst *prog, uint32
 	*nwp = nw;
 	*closurep = closure = xcalloc((size_t)n * nw, sizeof(uint64_t));
 	*stepp = step = xcalloc((size_t)256 * nw, sizeof(uint64_t));
-	todo = xcalloc(2 * n + 2, sizeof(*todo));
-	seen = xcalloc(n, 1);
+	ere_walk_init(&w, n);
 	for (pc = 0; pc < n; pc++) {
-		uint64_t *cl = &closure[(size_t)pc * nw];
-
-		memset(seen, 0, n);
-		nt = 0;
-		todo[nt++] = pc;
-		while (nt) {
-			q = todo[--nt];
-			if (q >= n || seen[q])
-				continue;
-			seen[q] = 1;
-			switch (prog[q].op) {
-			case OP_SPLIT:
-				todo[nt++] = prog[q].x;
-				todo[nt++] = prog[q].y;
-				break;
-			case OP_JMP:
-				todo[nt++] = prog[q].x;
-				break;
-			default:	/* CLASS, MATCH */
-				cl[q / 64] |= 1ULL << (q % 64);
-				break;
-			}
-		}
+		w.gen++;
+		ere_closure(prog, n, &w, pc, &closure[(size_t)pc * nw]);
 		if (prog[pc].op == OP_CLASS)
 			for (c = 0; c < 256; c++)
 				if (cls_has(re->cls[prog[pc].x], c))
 					step[(size_t)c * nw + pc / 64] |= 1ULL << (pc % 64);
 	}
-	free(todo);
-	free(seen);
+	ere_walk_free(&w);
 }
 
 /* The program of the language, or of its reverse, ending in OP_MATCH. */

@@ -24,32 +24,8 @@ struct dfa_build {
 	uint32_t *slot;		/* hash table of states, 0 empty */
 	uint32_t nslot;
 	uint32_t max;		/* states at most */
-	uint32_t *seen;		/* closure() scratch: == gen when seen */
-	uint32_t gen;
-	uint32_t *todo;
+	struct ere_walk walk;
 };
-
-static void closure(struct dfa_build *b, uint32_t pc, uint64_t *set)
-{
-	const struct ere_inst *prog = b->re->prog;
-	uint32_t nt = 0, n = b->re->n;
-
-	b->todo[nt++] = pc;
-	while (nt) {
-		pc = b->todo[--nt];
-		if (pc >= n || b->seen[pc] == b->gen)
-			continue;
-		b->seen[pc] = b->gen;
-		if (prog[pc].op == OP_SPLIT) {
-			b->todo[nt++] = prog[pc].x;
-			b->todo[nt++] = prog[pc].y;
-		} else if (prog[pc].op == OP_JMP) {
-			b->todo[nt++] = prog[pc].x;
-		} else {
-			set[pc / 64] |= 1ULL << (pc % 64);
-		}
-	}
-}
 
 static uint32_t set_hash(const uint64_t *set, uint32_t nw)
 {
@@ -152,13 +128,12 @@ void ere_dfa_build(struct ere *re, uint32_t max_states)
 
 	byte_classes(re, rep);
 	b.slot = xcalloc(b.nslot, sizeof(*b.slot));
-	b.seen = xcalloc(re->n, sizeof(*b.seen));
-	b.todo = xcalloc(2 * (size_t)re->n + 2, sizeof(*b.todo));
+	ere_walk_init(&b.walk, re->n);
 	b.n = 1;	/* state 0, dead, has no set in the table */
 	b.cap = 64;
 	b.sets = xcalloc((size_t)b.cap * b.nw, sizeof(uint64_t));
-	b.gen = 1;
-	closure(&b, 0, next);
+	b.walk.gen = 1;
+	ere_closure(re->prog, re->n, &b.walk, 0, next);
 	dfa_state(&b, next);
 	re->dfa = xcalloc(re->nbc, sizeof(*re->dfa));	/* row 0: dead */
 	for (s = 1; s < b.n; s++) {
@@ -167,7 +142,7 @@ void ere_dfa_build(struct ere *re, uint32_t max_states)
 			const uint64_t *set = &b.sets[(size_t)s * b.nw];
 
 			memset(next, 0, b.nw * sizeof(uint64_t));
-			b.gen++;
+			b.walk.gen++;
 			for (w = 0; w < b.nw; w++) {
 				uint64_t x = set[w];
 
@@ -176,7 +151,8 @@ void ere_dfa_build(struct ere *re, uint32_t max_states)
 					x &= x - 1;
 					if (re->prog[pc].op == OP_CLASS &&
 					    cls_has(re->cls[re->prog[pc].x], rep[k]))
-						closure(&b, pc + 1, next);
+						ere_closure(re->prog, re->n, &b.walk, pc + 1,
+							    next);
 				}
 			}
 			to = dfa_state(&b, next);
@@ -198,8 +174,7 @@ too_big:
 out:
 	free(next);
 	free(b.slot);
-	free(b.seen);
-	free(b.todo);
+	ere_walk_free(&b.walk);
 	free(b.sets);
 }
 
