@@ -257,8 +257,7 @@ static bool needs_digit(const struct fmt_tok *t, const struct ere *re)
 	if (t->kind != TK_INT || !re)
 		return false;
 	for (c = 0; c < 256; c++)
-		if ((c >= '0' && c <= (t->base == 8 ? '7' : '9')) ||
-		    (t->base == 16 && c >= (t->upper ? 'A' : 'a') && c <= (t->upper ? 'F' : 'f')))
+		if (fmt_is_digit(t, c))
 			cls_set(digits, c);
 	return ere_needs_one_of(re, digits);
 }
