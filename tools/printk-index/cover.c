@@ -357,16 +357,35 @@ static bool base_hit(const struct matcher *all, uint32_t h, bool generic)
 	return all->hit_kind[h] == FMT_PREFIX && f->generic == generic && f->open_end;
 }
 
-/* Does every literal of f occur in msg[0..n)? */
-static bool literals_in(const struct fmt *f, const char *msg, size_t n)
+/* Does every literal of f occur in msg[0..n), whose bytes are have? */
+static bool literals_in(const struct fmt *f, const uint64_t have[4], const char *msg, size_t n)
 {
 	uint32_t t;
 
+	for (t = 0; t < 4; t++)
+		if (f->need[t] & ~have[t])
+			return false;
 	for (t = 0; t < f->ntok; t++)
 		if (f->tok[t].kind == TK_LIT &&
-		    !memmem(msg, n, f->lit + f->tok[t].lit_off, f->tok[t].lit_len))
+		    !mem_find(msg, n, f->lit + f->tok[t].lit_off, f->tok[t].lit_len))
 			return false;
 	return true;
+}
+
+/* Has the file a specific continuation format whose literals all occur
+ * in msg[0..n)? Asked once a line per file: the generic bases of a line
+ * (every entry of "%s", " %s"...) share a few hundred files. */
+static bool file_literals_in(struct cover_search *cs, uint32_t file, const char *msg, size_t n)
+{
+	uint32_t j;
+
+	if (cs->lits_stamp[file] == cs->lits_line)
+		return cs->lits_ok[file];
+	cs->lits_stamp[file] = cs->lits_line;
+	for (j = cs->spec_start[file]; j < cs->spec_start[file + 1]; j++)
+		if (literals_in(&cs->cont->fmts[cs->spec_fmts[j]], cs->lits_have, msg, n))
+			return cs->lits_ok[file] = true;
+	return cs->lits_ok[file] = false;
 }
 
 /*
@@ -381,16 +400,13 @@ static bool literals_in(const struct fmt *f, const char *msg, size_t n)
 static const struct pi_entry *generic_base(struct cover_search *cs, uint32_t k,
 					   int level, const char *msg, size_t n)
 {
-	uint32_t g, j;
+	uint32_t g;
 
 	for (g = cs->gen_start[k]; g < cs->gen_start[k + 1]; g++) {
 		const struct gen_base *gb = &cs->gen[g];
 
-		if (!matcher_level_ok(gb->e, level))
-			continue;
-		for (j = cs->spec_start[gb->file]; j < cs->spec_start[gb->file + 1]; j++)
-			if (literals_in(&cs->cont->fmts[cs->spec_fmts[j]], msg, n))
-				return gb->e;
+		if (matcher_level_ok(gb->e, level) && file_literals_in(cs, gb->file, msg, n))
+			return gb->e;
 	}
 	return NULL;
 }
@@ -541,6 +557,11 @@ bool cover_after_base(struct cover_search *cs, const char *msg, size_t n, int le
 		      struct chain *out)
 {
 	cs->work = CHAIN_WORK_MAX;	/* for the line, whatever the bases */
+	if (++cs->lits_line == 0) {	/* wrapped: forget old stamps */
+		memset(cs->lits_stamp, 0, (cs->nfiles + 1) * sizeof(*cs->lits_stamp));
+		cs->lits_line = 1;
+	}
+	fmt_bytes(msg, n, cs->lits_have);
 	return chain_from_bases(cs, msg, n, level, false, out) ||
 	       (cs->ngen && chain_from_bases(cs, msg, n, level, true, out));
 }
@@ -578,6 +599,8 @@ void cover_free(struct cover_search *cs)
 	free(cs->top_row);
 	free(cs->spec_start);
 	free(cs->spec_fmts);
+	free(cs->lits_stamp);
+	free(cs->lits_ok);
 	free(cs->gen);
 	free(cs->gen_start);
 	free(cs->rows);

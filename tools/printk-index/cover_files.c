@@ -112,6 +112,8 @@ void cover_generic_bases_init(struct cover_search *cs)
 		}
 	}
 	cs->gen_start[all->nfmt] = cs->ngen;
+	cs->lits_stamp = xcalloc(cs->nfiles + 1, sizeof(*cs->lits_stamp));
+	cs->lits_ok = xcalloc(cs->nfiles + 1, sizeof(*cs->lits_ok));
 }
 
 /* 1 when one of format k's entries is in the base's function: pr_cont()

@@ -93,6 +93,10 @@ struct cover_search {
 	uint32_t *spec_start, *spec_fmts;
 	struct gen_base *gen;		/* per generic format of all, from */
 	uint32_t *gen_start, ngen;	/* gen[gen_start[k]] */
+	/* per file, file_literals_in()'s answer for line lits_line */
+	uint32_t *lits_stamp, lits_line;
+	bool *lits_ok;
+	uint64_t lits_have[4];		/* the bytes of the line */
 	unsigned long work;		/* bytes left to validate on this line */
 };
 

@@ -4,9 +4,6 @@
  * Formats of literals and "anything" by finding the literals; the others
  * by one forward pass over position sets (fmt_match_line()).
  */
-#ifndef _GNU_SOURCE
-#define _GNU_SOURCE	/* memmem() */
-#endif
 #include <stdlib.h>
 #include <string.h>
 
@@ -23,24 +20,6 @@
  * with "anything" is anchored at the start, and in a full match one that
  * does not end with it is anchored at the end.
  */
-/* memmem() for the short needles and lines here: memchr + memcmp. */
-static const char *find(const char *h, size_t hn, const char *nd, size_t nn)
-{
-	const char *end = h + hn, *p = h;
-
-	if (!nn)
-		return h;
-	while (nn <= (size_t)(end - p)) {
-		p = memchr(p, nd[0], end - p - nn + 1);
-		if (!p)
-			return NULL;
-		if (!memcmp(p + 1, nd + 1, nn - 1))
-			return p;
-		p++;
-	}
-	return NULL;
-}
-
 static bool simple_match(const struct fmt *f, const char *msg, size_t n, bool prefix)
 {
 	size_t pos = 0;
@@ -62,7 +41,7 @@ static bool simple_match(const struct fmt *f, const char *msg, size_t n, bool pr
 				return false;
 			pos = n;
 		} else {
-			hit = find(msg + pos, n - pos, lit, t->lit_len);
+			hit = mem_find(msg + pos, n - pos, lit, t->lit_len);
 			if (!hit)
 				return false;
 			pos = hit - msg + t->lit_len;

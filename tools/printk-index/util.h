@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -68,6 +69,26 @@ void sbuf_free(struct sbuf *b);
 /* The value of a hexadecimal digit (either case), or -1. */
 /* FNV-1a over n bytes, continuing from h (FNV_OFFSET to start). */
 #define FNV_OFFSET 1469598103934665603ULL
+
+/* memmem() for the short needles and lines here: memchr + memcmp (glibc's
+ * memmem() sets up a two-way search on every call, several times the cost
+ * of finding a needle of a few bytes in a log line). */
+static inline const char *mem_find(const char *h, size_t hn, const char *nd, size_t nn)
+{
+	const char *end = h + hn, *p = h;
+
+	if (!nn)
+		return h;
+	while (nn <= (size_t)(end - p)) {
+		p = memchr(p, nd[0], end - p - nn + 1);
+		if (!p)
+			return NULL;
+		if (!memcmp(p + 1, nd + 1, nn - 1))
+			return p;
+		p++;
+	}
+	return NULL;
+}
 
 static inline uint64_t fnv1a(uint64_t h, const void *p, size_t n)
 {
