@@ -380,6 +380,8 @@ void ere_free(struct ere *re)
 	free(re->rstep);
 	free(re->dfa);
 	free(re->dfa_accept);
+	free(re->rdfa);
+	free(re->rdfa_accept);
 	memset(re, 0, sizeof(*re));
 }
 
@@ -546,6 +548,23 @@ bool ere_reach(const struct ere *re, const unsigned char *s, size_t n,
 	return true;
 }
 
+/* ere_starts() for one end, the end of s: the reverse DFA, from it. */
+static bool rdfa_starts(const struct ere *re, const unsigned char *s, size_t n, uint64_t *out)
+{
+	uint32_t st = 1, nbc = re->nbc;
+	size_t pos;
+
+	for (pos = n;; pos--) {
+		if (re->rdfa_accept[st])
+			out[pos / 64] |= 1ULL << (pos % 64);
+		if (!pos)
+			return true;
+		st = re->rdfa[st * nbc + re->bytecls[s[pos - 1]]];
+		if (!st)
+			return true;
+	}
+}
+
 bool ere_starts(const struct ere *re, const unsigned char *s, size_t n,
 		bool any_end, uint64_t *out)
 {
@@ -555,6 +574,8 @@ bool ere_starts(const struct ere *re, const unsigned char *s, size_t n,
 
 	if (!nw)
 		return false;
+	if (re->rdfa && !any_end)
+		return rdfa_starts(re, s, n, out);
 	memset(cur, 0, sizeof(cur));
 	for (pos = n;; pos--) {
 		/* a match may end here: at the end only, or anywhere */

@@ -47,6 +47,11 @@ struct ere {
 	uint32_t nbc, ndfa;
 	uint16_t *dfa;
 	uint8_t *dfa_accept;	/* [state]: 1 accepting, | DFA_ALL (ere.c) */
+	/* the reversed language's DFA (programs with NFA tables), for
+	 * ere_starts(): a backwards pass is one table step a byte */
+	uint16_t *rdfa;
+	uint8_t *rdfa_accept;
+	uint32_t nrdfa;
 };
 
 #define DFA_ALL 2

@@ -117,27 +117,33 @@ static void mark_sinks(struct ere *re)
 	}
 }
 
-void ere_dfa_build(struct ere *re, uint32_t max_states)
+/*
+ * The DFA of program prog[0..n) (the forward one or the reverse one: both
+ * use re's classes, so re's byte columns) into *tab and *accept, NULL when
+ * it would pass max_states; returns its number of states.
+ */
+static uint32_t subset_dfa(const struct ere *re, const struct ere_inst *prog, uint32_t n,
+			   const unsigned char rep[256], uint32_t max_states,
+			   uint16_t **tab, uint8_t **accept)
 {
-	struct dfa_build b = { .re = re, .nw = (re->n + 63) / 64, .nslot = 2 * max_states,
+	struct dfa_build b = { .re = re, .nw = (n + 63) / 64, .nslot = 2 * max_states,
 				.max = max_states };
 	uint64_t *next = xcalloc(b.nw, sizeof(uint64_t));
-	unsigned char rep[256];
+	uint16_t *dfa;
 	uint32_t s, k, pc, w;
 	int64_t to;
 
-	byte_classes(re, rep);
 	b.slot = xcalloc(b.nslot, sizeof(*b.slot));
-	ere_walk_init(&b.walk, re->n);
+	ere_walk_init(&b.walk, n);
 	b.n = 1;	/* state 0, dead, has no set in the table */
 	b.cap = 64;
 	b.sets = xcalloc((size_t)b.cap * b.nw, sizeof(uint64_t));
 	b.walk.gen = 1;
-	ere_closure(re->prog, re->n, &b.walk, 0, next);
+	ere_closure(prog, n, &b.walk, 0, next);
 	dfa_state(&b, next);
-	re->dfa = xcalloc(re->nbc, sizeof(*re->dfa));	/* row 0: dead */
+	dfa = xcalloc(re->nbc, sizeof(*dfa));	/* row 0: dead */
 	for (s = 1; s < b.n; s++) {
-		re->dfa = xreallocarray(re->dfa, (size_t)(s + 1) * re->nbc, sizeof(*re->dfa));
+		dfa = xreallocarray(dfa, (size_t)(s + 1) * re->nbc, sizeof(*dfa));
 		for (k = 0; k < re->nbc; k++) {
 			const uint64_t *set = &b.sets[(size_t)s * b.nw];
 
@@ -149,33 +155,46 @@ void ere_dfa_build(struct ere *re, uint32_t max_states)
 				while (x) {
 					pc = w * 64 + __builtin_ctzll(x);
 					x &= x - 1;
-					if (re->prog[pc].op == OP_CLASS &&
-					    cls_has(re->cls[re->prog[pc].x], rep[k]))
-						ere_closure(re->prog, re->n, &b.walk, pc + 1,
-							    next);
+					if (prog[pc].op == OP_CLASS &&
+					    cls_has(re->cls[prog[pc].x], rep[k]))
+						ere_closure(prog, n, &b.walk, pc + 1, next);
 				}
 			}
 			to = dfa_state(&b, next);
 			if (to < 0)
 				goto too_big;
-			re->dfa[(size_t)s * re->nbc + k] = to;
+			dfa[(size_t)s * re->nbc + k] = to;
 		}
 	}
-	re->ndfa = b.n;
-	re->dfa_accept = xcalloc(b.n, 1);
-	pc = re->n - 1;	/* OP_MATCH */
+	*tab = dfa;
+	*accept = xcalloc(b.n, 1);
+	pc = n - 1;	/* OP_MATCH */
 	for (s = 1; s < b.n; s++)
-		re->dfa_accept[s] = b.sets[(size_t)s * b.nw + pc / 64] >> (pc % 64) & 1;
-	mark_sinks(re);
+		(*accept)[s] = b.sets[(size_t)s * b.nw + pc / 64] >> (pc % 64) & 1;
 	goto out;
 too_big:
-	free(re->dfa);
-	re->dfa = NULL;
+	free(dfa);
+	*tab = NULL;
+	*accept = NULL;
 out:
 	free(next);
 	free(b.slot);
 	ere_walk_free(&b.walk);
 	free(b.sets);
+	return *tab ? b.n : 0;
+}
+
+void ere_dfa_build(struct ere *re, uint32_t max_states)
+{
+	unsigned char rep[256];
+
+	byte_classes(re, rep);
+	re->ndfa = subset_dfa(re, re->prog, re->n, rep, max_states, &re->dfa, &re->dfa_accept);
+	if (re->dfa)
+		mark_sinks(re);
+	if (re->rprog)
+		re->nrdfa = subset_dfa(re, re->rprog, re->rn, rep, max_states, &re->rdfa,
+				       &re->rdfa_accept);
 }
 
 bool ere_needs_one_of(const struct ere *re, const uint64_t set[4])
