@@ -74,6 +74,53 @@ static void dfa_or_not(void)
 	}
 }
 
+/*
+ * ere_starts() (a reverse DFA when it is small, the NFA when not) against
+ * ere_fullmatch() from every start, on every string over "abc+x" of up to
+ * 6 bytes and a few longer ones. The reverse of "(a|b){12}a(a|b)*" needs
+ * 2^13 states: no reverse DFA.
+ */
+static void starts_agree(void)
+{
+	static const char *const pats[] = {
+		"(a|b)*a(a|b){3}", "(a|b){12}a(a|b)*", "a+x?", "[a-c]+\\+x[ab]*( \\[c+\\])?",
+	};
+	static const char alpha[] = "abc+x";
+	char s[16];
+	uint64_t bits[1];
+	struct ere re;
+	struct pi_err err;
+	size_t i, len, p, bad;
+	unsigned long code, ncode;
+
+	for (i = 0; i < ARRAY_SIZE(pats); i++) {
+		if (ere_compile(&re, pats[i], &err)) {
+			T_FAIL("'%s': %s", pats[i], err.msg);
+			continue;
+		}
+		CHECK(i == 1 ? re.rdfa == NULL : re.rdfa != NULL);
+		bad = 0;
+		for (len = 0, ncode = 1; len <= 6; len++, ncode *= 5) {
+			for (code = 0; code < ncode; code++) {
+				unsigned long c = code;
+
+				for (p = 0; p < len; p++, c /= 5)
+					s[p] = alpha[c % 5];
+				bits[0] = 0;
+				ere_starts(&re, (const unsigned char *)s, len, false, bits);
+				for (p = 0; p <= len; p++)
+					bad += !(bits[0] >> p & 1) !=
+					       !ere_fullmatch(&re, (const unsigned char *)s + p, len - p);
+			}
+		}
+		if (!bad)
+			T_PASS();
+		else
+			T_FAIL("'%s': %zu starts differ from a whole match", pats[i], bad);
+		ere_free(&re);
+	}
+}
+
 void test_ere(void)
 {
 	m("abc", "abc", true);
@@ -119,4 +166,5 @@ void test_ere(void)
 	bad("^a", "an assertion in a model");
 	bad("(a{200}){200}", "pattern too large");
 	dfa_or_not();
+	starts_agree();
 }
