@@ -319,22 +319,26 @@ static const char *const facilities[] = {
 	"local0", "local1", "local2", "local3", "local4", "local5", "local6", "local7",
 };
 
-/* dmesg -x: "kern  :info  : " */
+/* dmesg -x: "kern  :info  : ". The facility is a word before blanks and
+ * ':': most lines ("pci 0000:00:01.0: ...") are out before any compare. */
 static int decoded_prefix(struct cur *c, struct log_line *out)
 {
 	struct cur t = *c;
-	size_t i;
+	const char *word = t.p;
+	size_t i, len;
 	int fac = -1, lvl = -1;
 
-	for (i = 0; i < ARRAY_SIZE(facilities); i++) {
-		struct cur u = t;
-
-		if (lit(&u, facilities[i]) && (skip_spaces(&u), chr(&u, ':'))) {
+	while (t.p < t.end && ((*t.p >= 'a' && *t.p <= 'z') || is_digit(*t.p)))
+		t.p++;
+	len = t.p - word;
+	skip_spaces(&t);
+	if (!chr(&t, ':'))
+		return 0;
+	for (i = 0; i < ARRAY_SIZE(facilities); i++)
+		if (strlen(facilities[i]) == len && !memcmp(word, facilities[i], len)) {
 			fac = i;
-			t = u;
 			break;
 		}
-	}
 	if (fac < 0)
 		return 0;
 	for (i = 0; i < ARRAY_SIZE(levels); i++) {
@@ -362,7 +366,7 @@ static int journal_header(struct cur *c)
 {
 	struct cur t = *c;
 
-	if (t.end - t.p >= 15 && is_month(t.p) && t.p[3] == ' ') {
+	if (t.end - t.p >= 15 && t.p[3] == ' ' && is_month(t.p)) {
 		/* "Dec 03 07:51:19", "Dec  3 07:51:19", short-precise */
 		t.p += 4;
 		chr(&t, ' ');
