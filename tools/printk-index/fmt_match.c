@@ -105,26 +105,54 @@ static size_t dp_cap;
 
 /*
  * A number prints a digit of its base (t->needs_digit, a fact of its
- * model), so a span of only blanks, signs or padding is none: the first
- * digit in m[p..hi), or hi when a byte t does not print comes first or
- * there is none; the matchers then skip the spans that end before it.
+ * model), so a span of only blanks, signs or padding is none; and no span
+ * goes past a byte t does not print. The matchers ask where the next digit
+ * and the next such byte are for starts that only grow (and, from the
+ * other side, for ends that only grow): the scans below read each byte
+ * once a pass and no further than the bound asked, where a scan from every
+ * start made 1,000 blanks after "ACPI: " a million steps.
  */
-static size_t first_digit(const struct fmt_tok *t, const unsigned char *m, size_t p, size_t hi)
+enum scan_kind { SCAN_DIGIT, SCAN_BAD };
+
+struct fwd_scan {
+	size_t to;	/* read up to here since the last start */
+	size_t hit;	/* the first found at or after it, SIZE_MAX none yet */
+};
+
+#define FWD_SCAN_INIT { 0, SIZE_MAX }
+
+static bool scan_hit(const struct fmt_tok *t, unsigned char c, enum scan_kind k)
 {
-	for (; p < hi && !fmt_is_digit(t, m[p]); p++)
-		if (!t->cls_all && !cls_has(t->cls, m[p]))
-			return hi;
-	return p;
+	return k == SCAN_DIGIT ? fmt_is_digit(t, c) : !t->cls_all && !cls_has(t->cls, c);
 }
 
-/* Raise *lo, the shortest span's end, past the first digit of m[p..hi);
- * false when there is none. */
-static bool past_first_digit(const struct fmt_tok *t, const unsigned char *m, size_t p,
-			     size_t hi, size_t *lo)
+/* The first byte of kind k in m[p..hi), or hi; p no lower than the last
+ * p asked of s. */
+static size_t scan_next(const struct fmt_tok *t, const unsigned char *m, struct fwd_scan *s,
+			enum scan_kind k, size_t p, size_t hi)
 {
-	size_t d = first_digit(t, m, p, hi);
+	if (s->hit != SIZE_MAX) {
+		if (s->hit >= p)
+			return s->hit < hi ? s->hit : hi;
+		s->hit = SIZE_MAX;
+	}
+	if (s->to < p)
+		s->to = p;
+	for (; s->to < hi; s->to++)
+		if (scan_hit(t, m[s->to], k))
+			return s->hit = s->to;
+	return hi;
+}
 
-	if (d == hi)
+/* Raise *lo, the shortest span's end, past the first digit of m[p..hi),
+ * with no byte t does not print before it; false when there is none. */
+static bool past_first_digit(const struct fmt_tok *t, const unsigned char *m,
+			     struct fwd_scan *dig, struct fwd_scan *bad, size_t p, size_t hi,
+			     size_t *lo)
+{
+	size_t d = scan_next(t, m, dig, SCAN_DIGIT, p, hi);
+
+	if (d == hi || scan_next(t, m, bad, SCAN_BAD, p, d) < d)
 		return false;
 	if (*lo < d + 1)
 		*lo = d + 1;
@@ -144,12 +172,41 @@ static size_t last_digit_start(const struct fmt_tok *t, const unsigned char *m, 
 	return k > lo_p ? k - 1 : SIZE_MAX;
 }
 
+/* last_digit_start() for ends (and so lo_p) that only grow: each read
+ * stops at the last end, whose answer (the last digit or byte t does not
+ * print before it, if any) stands for the bytes below it. */
+struct back_scan {
+	size_t e;	/* the last end */
+	size_t at;	/* the last digit or byte t does not print before it,
+			 * at lo_p or after; SIZE_MAX none */
+	bool digit;	/* which of the two */
+};
+
+static size_t last_digit_before(const struct fmt_tok *t, const unsigned char *m,
+				struct back_scan *s, size_t lo_p, size_t e)
+{
+	size_t k, stop = s->e > lo_p ? s->e : lo_p;
+
+	for (k = e; k > stop; k--) {
+		if (fmt_is_digit(t, m[k - 1]) || (!t->cls_all && !cls_has(t->cls, m[k - 1]))) {
+			s->at = k - 1;
+			s->digit = fmt_is_digit(t, m[k - 1]);
+			break;
+		}
+	}
+	if (k == lo_p)		/* nothing in m[lo_p..e) */
+		s->at = SIZE_MAX;
+	s->e = e;
+	return s->at != SIZE_MAX && s->at >= lo_p && s->digit ? s->at : SIZE_MAX;
+}
+
 /* One conversion from every start position: validate each span. */
 static bool spans(const struct fmt_tok *t, const unsigned char *m, size_t n,
 		  const uint64_t *cur, uint64_t *nxt, size_t first, size_t lim,
 		  size_t elo, int c0, unsigned long *work)
 {
 	size_t nw = n / 64 + 1, p, e;
+	struct fwd_scan dig = FWD_SCAN_INIT, bad = FWD_SCAN_INIT;
 	bool any = false;
 
 	for (p = first; (p = bit_next(cur, nw, p)) != SIZE_MAX && p <= lim; p++) {
@@ -182,15 +239,11 @@ static bool spans(const struct fmt_tok *t, const unsigned char *m, size_t n,
 			continue;
 		}
 		/* the span stops at the first byte it can not print */
-		if (!t->cls_all) {
-			for (e = p; e < hi && cls_has(t->cls, m[e]); e++)
-				;
-			hi = e;
-		}
+		hi = scan_next(t, m, &bad, SCAN_BAD, p, hi);
 		*work += hi - p + 1;
 		/* a number's span holds a digit: none ends before the first
 		 * (blanks alone are no number, however many) */
-		if (t->needs_digit && !past_first_digit(t, m, p, hi, &lo))
+		if (t->needs_digit && !past_first_digit(t, m, &dig, &bad, p, hi, &lo))
 			continue;
 		for (e = lo; e <= hi; e++) {
 			/* only where the next literal can start */
@@ -220,6 +273,7 @@ static bool spans_back(const struct fmt_tok *t, const unsigned char *m, size_t n
 		       size_t elo, const uint64_t *stop, unsigned long *work)
 {
 	size_t nw = n / 64 + 1, e, p, lo_p, hi_p, k;
+	struct back_scan scan = { 0, SIZE_MAX, false };
 	bool any = false;
 
 	e = first + t->min;
@@ -236,7 +290,7 @@ static bool spans_back(const struct fmt_tok *t, const unsigned char *m, size_t n
 		if (k < e)
 			continue;
 		if (t->needs_digit) {
-			k = last_digit_start(t, m, lo_p, e);
+			k = last_digit_before(t, m, &scan, lo_p, e);
 			*work += e - (k == SIZE_MAX ? lo_p : k);
 			if (k == SIZE_MAX)
 				continue;
@@ -270,6 +324,7 @@ static enum fmt_result last_conv_prefix(const struct fmt_tok *t, const unsigned 
 					unsigned long *work)
 {
 	size_t nw = n / 64 + 1, p, e;
+	struct fwd_scan dig = FWD_SCAN_INIT, bad = FWD_SCAN_INIT;
 
 	for (p = first; (p = bit_next(cur, nw, p)) != SIZE_MAX; p++) {
 		size_t hi = n, lo = p + t->min;
@@ -281,7 +336,7 @@ static enum fmt_result last_conv_prefix(const struct fmt_tok *t, const unsigned 
 				break;
 		if (e < p + t->min)
 			continue;
-		if (t->needs_digit && !past_first_digit(t, m, p, hi, &lo))
+		if (t->needs_digit && !past_first_digit(t, m, &dig, &bad, p, hi, &lo))
 			continue;
 		for (e = lo; e <= hi; e++) {
 			if (e > p + t->min && !t->cls_all && !cls_has(t->cls, m[e - 1]))

@@ -298,6 +298,7 @@ static void slow_lines(struct chain_matcher *chains)
 		  "kernel/rcu/tree_stall.h:323[135,18] arch/x86/kernel/e820.c:192[153,8]" },
 	};
 	static char blanks[16 + 1000 + 1] = "smpboot: CPU0: ";
+	static char acpi[6 + 1000 + 1] = "ACPI: ";
 	struct attribution a;
 	struct chain ch;
 	size_t i;
@@ -318,6 +319,16 @@ static void slow_lines(struct chain_matcher *chains)
 		CHECK(!chain_match(chains, blanks, strlen(blanks), -1, true, &ch));
 		CHECK(!chain_match(chains, blanks + 15, strlen(blanks + 15), -1, true, &ch));
 	}
+	/* 1,000 blanks after "ACPI: ": the numbers of the ACPI formats
+	 * anchored there looked for a digit from every start, a million
+	 * steps (fmt_match.c, scan_next()); "%s: %s\n" is what prints it */
+	memset(acpi + 6, ' ', 1000);
+	attribute_message(chains, acpi, strlen(acpi), -1, &a);
+	CHECK_INT(a.single.status, MATCH_GENERIC);
+	CHECK_STR(a.single.best->file, "net/core/dev.c");
+	CHECK_INT(a.single.best->line, 8861);
+	CHECK_INT(a.single.nmatch, 4);
+	CHECK(!a.chained);
 }
 
 /* Lines whose trailing blank an editor stripped: attributed as if it were
