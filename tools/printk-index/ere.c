@@ -327,11 +327,11 @@ static int compile(struct ere *re, const char *pattern, bool many_starts, struct
 	if (rx_parse(&rx, pattern, strlen(pattern), err))
 		return -1;
 	bounds(rx.root, &re->minlen, &re->maxlen);
-	if (many_starts) {
-		program(&g, rx.root, true);
-		re->rprog = re->prog;
-		re->rn = re->n;
-	}
+	/* the reversed language too: its DFA answers many starts from one
+	 * end (ere_starts(), and a span's starts in the matchers) */
+	program(&g, rx.root, true);
+	re->rprog = re->prog;
+	re->rn = re->n;
 	fwd = re->prog = NULL;
 	nfwd = 0;
 	if (!g.failed) {

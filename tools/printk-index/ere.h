@@ -47,8 +47,9 @@ struct ere {
 	uint32_t nbc, ndfa;
 	uint16_t *dfa;
 	uint8_t *dfa_accept;	/* [state]: 1 accepting, | DFA_ALL (ere.c) */
-	/* the reversed language's DFA (programs with NFA tables), for
-	 * ere_starts(): a backwards pass is one table step a byte */
+	/* the reversed language's DFA, NULL when it would be too large:
+	 * a backwards pass is one table step a byte (ere_starts(), and the
+	 * matchers' starts of a span that ends at one place) */
 	uint16_t *rdfa;
 	uint8_t *rdfa_accept;
 	uint32_t nrdfa;

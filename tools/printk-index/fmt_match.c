@@ -200,6 +200,75 @@ static size_t last_digit_before(const struct fmt_tok *t, const unsigned char *m,
 	return s->at != SIZE_MAX && s->at >= lo_p && s->digit ? s->at : SIZE_MAX;
 }
 
+/*
+ * A conversion's spans from one start p, read by its DFA once, where
+ * fmt_tok_span_ok() reads m[p..e) again for each end e: the state after
+ * m[p..at). A dead state ends every longer span too. A conversion with
+ * no DFA (a model too wide for one) has each span read on its own.
+ */
+struct span_walk {
+	const struct ere *re;	/* NULL: no DFA */
+	size_t at;
+	uint32_t st;
+};
+
+static void walk_start(struct span_walk *w, const struct fmt_tok *t, size_t p)
+{
+	w->re = t->kind != TK_WILD && t->ere && t->ere->dfa ? t->ere : NULL;
+	w->at = p;
+	w->st = 1;
+}
+
+/* Is m[p..e) a span of t? e no lower than the last one asked; *work
+ * counts the bytes read. */
+static bool walk_to(struct span_walk *w, const struct fmt_tok *t, const unsigned char *m,
+		    size_t p, size_t e, unsigned long *work)
+{
+	const struct ere *re = w->re;
+
+	if (!re) {
+		*work += e - p;
+		return fmt_tok_span_ok(t, m + p, e - p);
+	}
+	*work += e - w->at + 1;
+	for (; w->at < e && w->st; w->at++)
+		w->st = re->dfa[w->st * re->nbc + re->bytecls[m[w->at]]];
+	return w->st && re->dfa_accept[w->st];
+}
+
+/* No span from p reaches further: the DFA died. */
+static bool walk_dead(const struct span_walk *w)
+{
+	return w->re && !w->st;
+}
+
+/* The same from one end e, down: the reversed language's DFA, state
+ * after m[at..e). */
+static void back_start(struct span_walk *w, const struct fmt_tok *t, size_t e)
+{
+	w->re = t->kind != TK_WILD && t->ere && t->ere->rdfa ? t->ere : NULL;
+	w->at = e;
+	w->st = 1;
+}
+
+/* Is m[p..e) a span of t? p no higher than the last one asked. */
+static bool back_to(struct span_walk *w, const struct fmt_tok *t, const unsigned char *m,
+		    size_t p, size_t e, unsigned long *work)
+{
+	const struct ere *re = w->re;
+
+	if (!re) {
+		*work += e - p;
+		return fmt_tok_span_ok(t, m + p, e - p);
+	}
+	*work += w->at - p + 1;
+	while (w->at > p && w->st) {
+		w->at--;
+		w->st = re->rdfa[w->st * re->nbc + re->bytecls[m[w->at]]];
+	}
+	return w->st && re->rdfa_accept[w->st];
+}
+
 /* One conversion from every start position: validate each span. */
 static bool spans(const struct fmt_tok *t, const unsigned char *m, size_t n,
 		  const uint64_t *cur, uint64_t *nxt, size_t first, size_t lim,
@@ -207,6 +276,7 @@ static bool spans(const struct fmt_tok *t, const unsigned char *m, size_t n,
 {
 	size_t nw = n / 64 + 1, p, e;
 	struct fwd_scan dig = FWD_SCAN_INIT, bad = FWD_SCAN_INIT;
+	struct span_walk w;
 	bool any = false;
 
 	for (p = first; (p = bit_next(cur, nw, p)) != SIZE_MAX && p <= lim; p++) {
@@ -245,13 +315,16 @@ static bool spans(const struct fmt_tok *t, const unsigned char *m, size_t n,
 		 * (blanks alone are no number, however many) */
 		if (t->needs_digit && !past_first_digit(t, m, &dig, &bad, p, hi, &lo))
 			continue;
+		walk_start(&w, t, p);
 		for (e = lo; e <= hi; e++) {
 			/* only where the next literal can start */
 			if ((c0 >= 0 && m[e] != c0) || bit_has(nxt, e))
 				continue;
-			*work += e - p;
-			if (!fmt_tok_span_ok(t, m + p, e - p))
+			if (!walk_to(&w, t, m, p, e, work)) {
+				if (walk_dead(&w))
+					break;
 				continue;
+			}
 			bit_set(nxt, e);
 			any = true;
 		}
@@ -274,6 +347,7 @@ static bool spans_back(const struct fmt_tok *t, const unsigned char *m, size_t n
 {
 	size_t nw = n / 64 + 1, e, p, lo_p, hi_p, k;
 	struct back_scan scan = { 0, SIZE_MAX, false };
+	struct span_walk w;
 	bool any = false;
 
 	e = first + t->min;
@@ -297,16 +371,18 @@ static bool spans_back(const struct fmt_tok *t, const unsigned char *m, size_t n
 			if (hi_p > k)
 				hi_p = k;
 		}
+		back_start(&w, t, e);
 		for (p = hi_p;; p--) {
 			if (p < e && p != hi_p && !t->cls_all && !cls_has(t->cls, m[p]))
 				break;
 			if (bit_has(cur, p)) {
-				*work += e - p;
-				if (fmt_tok_span_ok(t, m + p, e - p)) {
+				if (back_to(&w, t, m, p, e, work)) {
 					bit_set(nxt, e);
 					any = true;
 					break;
 				}
+				if (walk_dead(&w))
+					break;
 			}
 			if (p == lo_p)
 				break;
@@ -325,6 +401,7 @@ static enum fmt_result last_conv_prefix(const struct fmt_tok *t, const unsigned 
 {
 	size_t nw = n / 64 + 1, p, e;
 	struct fwd_scan dig = FWD_SCAN_INIT, bad = FWD_SCAN_INIT;
+	struct span_walk w;
 
 	for (p = first; (p = bit_next(cur, nw, p)) != SIZE_MAX; p++) {
 		size_t hi = n, lo = p + t->min;
@@ -338,14 +415,16 @@ static enum fmt_result last_conv_prefix(const struct fmt_tok *t, const unsigned 
 			continue;
 		if (t->needs_digit && !past_first_digit(t, m, &dig, &bad, p, hi, &lo))
 			continue;
+		walk_start(&w, t, p);
 		for (e = lo; e <= hi; e++) {
 			if (e > p + t->min && !t->cls_all && !cls_has(t->cls, m[e - 1]))
 				break;
-			*work += e - p + 1;
-			if (fmt_tok_span_ok(t, m + p, e - p))
+			if (walk_to(&w, t, m, p, e, work))
 				return FMT_PREFIX;
 			if (*work > FMT_MAX_WORK)
 				return FMT_NOMATCH;
+			if (walk_dead(&w))
+				break;
 		}
 	}
 	return FMT_NOMATCH;
@@ -363,6 +442,7 @@ static enum fmt_result last_conv(const struct fmt *f, const struct fmt_tok *t,
 	const unsigned char *m = (const unsigned char *)l->msg;
 	size_t n = l->n, nw = n / 64 + 1, p, e, lo_p, hi_p, w;
 	const uint64_t *sfx;
+	struct span_walk walk;
 	bool full;
 
 	if (t->kind == TK_ERE && (sfx = fmt_line_ere_suffix(l, t->ere))) {
@@ -395,15 +475,17 @@ static enum fmt_result last_conv(const struct fmt *f, const struct fmt_tok *t,
 				hi_p = p;
 		}
 		if (full) {
+			back_start(&walk, t, n);
 			for (p = hi_p;; p--) {
 				if (p != hi_p && !t->cls_all && !cls_has(t->cls, m[p]))
 					break;
 				if (bit_has(cur, p)) {
-					*work += n - p;
-					if (fmt_tok_span_ok(t, m + p, n - p))
+					if (back_to(&walk, t, m, p, n, work))
 						return FMT_FULL;
 					if (*work > FMT_MAX_WORK)
 						return FMT_NOMATCH;
+					if (walk_dead(&walk))
+						break;
 				}
 				if (p == lo_p)
 					break;

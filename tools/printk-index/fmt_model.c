@@ -202,7 +202,7 @@ size_t fmt_conv_budget(size_t bytes)
 static size_t ere_bytes(const struct ere *re)
 {
 	return sizeof(*re) + (size_t)re->n * 12 + (size_t)re->ncls * 32 +
-	       (size_t)re->ndfa * (re->nbc * 2 + 1);
+	       (size_t)re->rn * 12 + (size_t)(re->ndfa + re->nrdfa) * (re->nbc * 2 + 1);
 }
 
 static bool same_spec(const struct fmt_tok *a, const struct fmt_tok *b)

@@ -121,6 +121,54 @@ static void starts_agree(void)
 	}
 }
 
+/* The reversed language's DFA of a span model (ere_compile_span(), the
+ * matchers walk it down from a span's end) reads a string backwards to
+ * the same answer as a whole match, on every string over "abc+x" of up
+ * to 6 bytes. */
+static bool rdfa_accepts(const struct ere *re, const char *s, size_t n)
+{
+	uint32_t st = 1;
+
+	while (n && st)
+		st = re->rdfa[st * re->nbc + re->bytecls[(unsigned char)s[--n]]];
+	return st && re->rdfa_accept[st];
+}
+
+static void span_reverse_agrees(void)
+{
+	static const char *const pats[] = {
+		"(a|b)*a(a|b){3}", "a+x?", " *[0-9a-c]+", "[a-c]+\\+x[ab]*( \\[c+\\])?",
+	};
+	static const char alpha[] = "abc+x";
+	char s[8];
+	struct ere re;
+	struct pi_err err;
+	size_t i, len, p, bad;
+	unsigned long code, ncode;
+
+	for (i = 0; i < ARRAY_SIZE(pats); i++) {
+		if (ere_compile_span(&re, pats[i], &err) || !re.rdfa) {
+			T_FAIL("'%s': no reverse DFA", pats[i]);
+			continue;
+		}
+		bad = 0;
+		for (len = 0, ncode = 1; len <= 6; len++, ncode *= 5)
+			for (code = 0; code < ncode; code++) {
+				unsigned long c = code;
+
+				for (p = 0; p < len; p++, c /= 5)
+					s[p] = alpha[c % 5];
+				bad += rdfa_accepts(&re, s, len) !=
+				       ere_fullmatch(&re, (const unsigned char *)s, len);
+			}
+		if (!bad)
+			T_PASS();
+		else
+			T_FAIL("'%s': %zu strings read backwards differ", pats[i], bad);
+		ere_free(&re);
+	}
+}
+
 void test_ere(void)
 {
 	m("abc", "abc", true);
@@ -167,4 +215,5 @@ void test_ere(void)
 	bad("(a{200}){200}", "pattern too large");
 	dfa_or_not();
 	starts_agree();
+	span_reverse_agrees();
 }
