@@ -42,6 +42,7 @@ static void later_lines_init(struct chain_matcher *c, const struct pi_index *idx
 		}
 	}
 	matcher_build(&c->later, &c->later_idx);
+	c->later.specific_only = true;
 }
 
 
@@ -70,6 +71,7 @@ void chain_init(struct chain_matcher *c, struct matcher *all)
 			pi_index_push(&c->blank_idx, e);
 	}
 	matcher_build(&c->blank_m, &c->blank_idx);
+	c->blank_m.specific_only = true;
 }
 
 void chain_free(struct chain_matcher *c)

@@ -629,7 +629,7 @@ void matcher_match(struct matcher *m, const char *msg, size_t n, int level,
 	b0 = n ? s[0] : 256;
 	for (k = 0; k < m->nal_spec[b0]; k++)
 		try_fmt(m, &m->al_spec[b0][k], &line, level);
-	if (!m->nhits) {
+	if (!m->nhits && !m->specific_only) {
 		/* nothing specific: what generic formats can print it? */
 		for (k = 0; k < m->ndeferred; k++)
 			try_fmt(m, &m->deferred[k], &line, level);

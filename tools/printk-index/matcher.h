@@ -87,6 +87,10 @@ struct matcher {
 	uint8_t *hit_kind;	/* their enum fmt_result */
 	uint32_t nhits;
 	uint64_t tried;		/* statistics: exact matches attempted */
+	/* only a specific answer is of use (cont.c: later lines of
+	 * multi-line formats, lines with a blank added): generic formats,
+	 * tried only when no specific one matches, are not tried at all */
+	bool specific_only;
 };
 
 /* Does entry e accept a line of this level (-1: any)? */
