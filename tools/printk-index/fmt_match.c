@@ -668,6 +668,8 @@ static enum fmt_result dp_match(const struct fmt *f, const struct fmt_line *l)
 static bool greedy_full(const struct fmt *f, const unsigned char *m, size_t n)
 {
 	size_t pos = 0, e, hi;
+	struct span_walk w;
+	unsigned long work = 0;
 	uint32_t k;
 
 	for (k = 0; k < f->ntok; k++) {
@@ -695,12 +697,16 @@ static bool greedy_full(const struct fmt *f, const unsigned char *m, size_t n)
 			return false;	/* "%d%s": dp_match() splits them */
 		lit = (const unsigned char *)f->lit + f->tok[k + 1].lit_off;
 		len = f->tok[k + 1].lit_len;
+		walk_start(&w, t, pos);
 		for (;; e++) {
 			if (e > hi || n - e < len)
 				return false;
-			if (m[e] == lit[0] && !memcmp(m + e + 1, lit + 1, len - 1) &&
-			    fmt_tok_span_ok(t, m + pos, e - pos))
-				break;
+			if (m[e] == lit[0] && !memcmp(m + e + 1, lit + 1, len - 1)) {
+				if (walk_to(&w, t, m, pos, e, &work))
+					break;
+				if (walk_dead(&w))
+					return false;	/* no longer span either */
+			}
 			/* a longer span takes in m[e] */
 			if (!t->cls_all && !cls_has(t->cls, m[e]))
 				return false;
