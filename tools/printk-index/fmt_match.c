@@ -345,7 +345,7 @@ static bool spans_back(const struct fmt_tok *t, const unsigned char *m, size_t n
 		       const uint64_t *cur, uint64_t *nxt, size_t first, size_t lim,
 		       size_t elo, const uint64_t *stop, unsigned long *work)
 {
-	size_t nw = n / 64 + 1, e, p, lo_p, hi_p, k;
+	size_t nw = n / 64 + 1, e, p, lo_p, hi_p, k, rd = SIZE_MAX, last_bad = 0;
 	struct back_scan scan = { 0, SIZE_MAX, false };
 	struct span_walk w;
 	bool any = false;
@@ -356,12 +356,14 @@ static bool spans_back(const struct fmt_tok *t, const unsigned char *m, size_t n
 	for (; (e = bit_next(stop, nw, e)) != SIZE_MAX && e <= lim; e++) {
 		hi_p = e - t->min;
 		lo_p = e - first > t->max ? e - t->max : first;
-		/* the shortest span's bytes first */
-		for (k = hi_p; k < e; k++)
-			if (!t->cls_all && !cls_has(t->cls, m[k]))
-				break;
+		/* the shortest span's bytes first: 1 + the last byte t does
+		 * not print before e, the bytes read once as e (and so
+		 * hi_p) grows */
+		for (rd = rd == SIZE_MAX ? hi_p : rd; rd < e; rd++)
+			if (!t->cls_all && !cls_has(t->cls, m[rd]))
+				last_bad = rd + 1;
 		*work += e - hi_p + 1;
-		if (k < e)
+		if (last_bad > hi_p)
 			continue;
 		if (t->needs_digit) {
 			k = last_digit_before(t, m, &scan, lo_p, e);
