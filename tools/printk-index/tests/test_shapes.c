@@ -240,6 +240,48 @@ static bool same_attribution(const struct attribution *a, const struct attributi
 }
 
 /*
+ * The slowest lines for the single-format matcher that a search over the
+ * index's own formats found (each format's text up to its first
+ * conversion, then 1,000 bytes of blanks, digits, "1 ", "00 "...): they
+ * read the same bytes again from every start or end, up to 2 M
+ * instructions a line (fmt_match.c: scan_next(), walk_to(), back_to()).
+ * Their answers, which the faster passes keep.
+ */
+static void slow_single_lines(struct chain_matcher *chains)
+{
+	static const struct {
+		const char *head, *fill, *tail;
+		enum match_status status;
+		const char *file;
+		int line;
+		size_t nmatch;
+	} cases[] = {
+		{ "  cache:", " ", "-1", MATCH_GENERIC, "mm/vmstat.c", 1918, 24 },
+		{ "dyndbg: Ignore empty _ddebug table in a CONFIG_DYNAMIC_DEBUG_CORE build", "1 ",
+		  "", MATCH_GENERIC, "mm/vmstat.c", 1918, 6 },
+		{ "    in-flight:", "00 ", "", MATCH_SPECIFIC, "kernel/workqueue.c", 4759, 1 },
+	};
+	static char line[1024 + 1];
+	struct attribution a;
+	size_t i, n, k;
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		n = strlen(cases[i].head);
+		memcpy(line, cases[i].head, n);
+		for (k = 0; n < 1024 - strlen(cases[i].tail) && k < 1000; k++)
+			line[n++] = cases[i].fill[k % strlen(cases[i].fill)];
+		memcpy(line + n, cases[i].tail, strlen(cases[i].tail));
+		n += strlen(cases[i].tail);
+		attribute_message(chains, line, n, -1, &a);
+		CHECK_INT(a.single.status, cases[i].status);
+		CHECK_STR(a.single.best ? a.single.best->file : "-", cases[i].file);
+		CHECK_INT(a.single.best ? a.single.best->line : 0, cases[i].line);
+		CHECK_INT(a.single.nmatch, cases[i].nmatch);
+		CHECK(!a.chained);
+	}
+}
+
+/*
  * Lines that cost milliseconds each in the earlier KERN_CONT search (a
  * recursion over offsets and piece lengths with a step budget), and the
  * slowest a fuzzer found for its replacement (README, Speed): their exact
@@ -329,6 +371,7 @@ static void slow_lines(struct chain_matcher *chains)
 	CHECK_INT(a.single.best->line, 8861);
 	CHECK_INT(a.single.nmatch, 4);
 	CHECK(!a.chained);
+	slow_single_lines(chains);
 }
 
 /* Lines whose trailing blank an editor stripped: attributed as if it were
