@@ -203,70 +203,57 @@ static size_t last_digit_before(const struct fmt_tok *t, const unsigned char *m,
 /*
  * A conversion's spans from one start p, read by its DFA once, where
  * fmt_tok_span_ok() reads m[p..e) again for each end e: the state after
- * m[p..at). A dead state ends every longer span too. A conversion with
- * no DFA (a model too wide for one) has each span read on its own.
+ * m[p..at). Or, back, the spans to one end e from the starts below it, by
+ * the reversed model's DFA: the state after m[at..e). A dead state ends
+ * every longer span too. A conversion with no such DFA (a model too wide
+ * for one) has each span read on its own.
  */
 struct span_walk {
-	const struct ere *re;	/* NULL: no DFA */
+	const struct ere *re;
+	const uint16_t *dfa;	/* NULL: none */
+	const uint8_t *accept;
 	size_t at;
 	uint32_t st;
+	bool back;
 };
 
-static void walk_start(struct span_walk *w, const struct fmt_tok *t, size_t p)
+static void walk_start(struct span_walk *w, const struct fmt_tok *t, size_t at, bool back)
 {
-	w->re = t->kind != TK_WILD && t->ere && t->ere->dfa ? t->ere : NULL;
-	w->at = p;
+	w->re = t->kind != TK_WILD ? t->ere : NULL;
+	w->dfa = !w->re ? NULL : back ? w->re->rdfa : w->re->dfa;
+	w->accept = !w->dfa ? NULL : back ? w->re->rdfa_accept : w->re->dfa_accept;
+	w->at = at;
 	w->st = 1;
+	w->back = back;
 }
 
-/* Is m[p..e) a span of t? e no lower than the last one asked; *work
- * counts the bytes read. */
+/* Is m[p..e) a span of t? The end (back: the start) moves one way only,
+ * away from where the walk started; *work counts the bytes read. */
 static bool walk_to(struct span_walk *w, const struct fmt_tok *t, const unsigned char *m,
 		    size_t p, size_t e, unsigned long *work)
 {
 	const struct ere *re = w->re;
 
-	if (!re) {
+	if (!w->dfa) {
 		*work += e - p;
 		return fmt_tok_span_ok(t, m + p, e - p);
 	}
-	*work += e - w->at + 1;
-	for (; w->at < e && w->st; w->at++)
-		w->st = re->dfa[w->st * re->nbc + re->bytecls[m[w->at]]];
-	return w->st && re->dfa_accept[w->st];
+	if (w->back) {
+		*work += w->at - p + 1;
+		while (w->at > p && w->st)
+			w->st = w->dfa[w->st * re->nbc + re->bytecls[m[--w->at]]];
+	} else {
+		*work += e - w->at + 1;
+		for (; w->at < e && w->st; w->at++)
+			w->st = w->dfa[w->st * re->nbc + re->bytecls[m[w->at]]];
+	}
+	return w->st && w->accept[w->st];
 }
 
-/* No span from p reaches further: the DFA died. */
+/* No span reaches further: the DFA died. */
 static bool walk_dead(const struct span_walk *w)
 {
-	return w->re && !w->st;
-}
-
-/* The same from one end e, down: the reversed language's DFA, state
- * after m[at..e). */
-static void back_start(struct span_walk *w, const struct fmt_tok *t, size_t e)
-{
-	w->re = t->kind != TK_WILD && t->ere && t->ere->rdfa ? t->ere : NULL;
-	w->at = e;
-	w->st = 1;
-}
-
-/* Is m[p..e) a span of t? p no higher than the last one asked. */
-static bool back_to(struct span_walk *w, const struct fmt_tok *t, const unsigned char *m,
-		    size_t p, size_t e, unsigned long *work)
-{
-	const struct ere *re = w->re;
-
-	if (!re) {
-		*work += e - p;
-		return fmt_tok_span_ok(t, m + p, e - p);
-	}
-	*work += w->at - p + 1;
-	while (w->at > p && w->st) {
-		w->at--;
-		w->st = re->rdfa[w->st * re->nbc + re->bytecls[m[w->at]]];
-	}
-	return w->st && re->rdfa_accept[w->st];
+	return w->dfa && !w->st;
 }
 
 /* One conversion from every start position: validate each span. */
@@ -315,7 +302,7 @@ static bool spans(const struct fmt_tok *t, const unsigned char *m, size_t n,
 		 * (blanks alone are no number, however many) */
 		if (t->needs_digit && !past_first_digit(t, m, &dig, &bad, p, hi, &lo))
 			continue;
-		walk_start(&w, t, p);
+		walk_start(&w, t, p, false);
 		for (e = lo; e <= hi; e++) {
 			/* only where the next literal can start */
 			if ((c0 >= 0 && m[e] != c0) || bit_has(nxt, e))
@@ -373,12 +360,12 @@ static bool spans_back(const struct fmt_tok *t, const unsigned char *m, size_t n
 			if (hi_p > k)
 				hi_p = k;
 		}
-		back_start(&w, t, e);
+		walk_start(&w, t, e, true);
 		for (p = hi_p;; p--) {
 			if (p < e && p != hi_p && !t->cls_all && !cls_has(t->cls, m[p]))
 				break;
 			if (bit_has(cur, p)) {
-				if (back_to(&w, t, m, p, e, work)) {
+				if (walk_to(&w, t, m, p, e, work)) {
 					bit_set(nxt, e);
 					any = true;
 					break;
@@ -417,7 +404,7 @@ static enum fmt_result last_conv_prefix(const struct fmt_tok *t, const unsigned 
 			continue;
 		if (t->needs_digit && !past_first_digit(t, m, &dig, &bad, p, hi, &lo))
 			continue;
-		walk_start(&w, t, p);
+		walk_start(&w, t, p, false);
 		for (e = lo; e <= hi; e++) {
 			if (e > p + t->min && !t->cls_all && !cls_has(t->cls, m[e - 1]))
 				break;
@@ -477,12 +464,12 @@ static enum fmt_result last_conv(const struct fmt *f, const struct fmt_tok *t,
 				hi_p = p;
 		}
 		if (full) {
-			back_start(&walk, t, n);
+			walk_start(&walk, t, n, true);
 			for (p = hi_p;; p--) {
 				if (p != hi_p && !t->cls_all && !cls_has(t->cls, m[p]))
 					break;
 				if (bit_has(cur, p)) {
-					if (back_to(&walk, t, m, p, n, work))
+					if (walk_to(&walk, t, m, p, n, work))
 						return FMT_FULL;
 					if (*work > FMT_MAX_WORK)
 						return FMT_NOMATCH;
@@ -699,7 +686,7 @@ static bool greedy_full(const struct fmt *f, const unsigned char *m, size_t n)
 			return false;	/* "%d%s": dp_match() splits them */
 		lit = (const unsigned char *)f->lit + f->tok[k + 1].lit_off;
 		len = f->tok[k + 1].lit_len;
-		walk_start(&w, t, pos);
+		walk_start(&w, t, pos, false);
 		for (;; e++) {
 			if (e > hi || n - e < len)
 				return false;

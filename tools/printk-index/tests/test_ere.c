@@ -74,24 +74,62 @@ static void dfa_or_not(void)
 	}
 }
 
-/*
- * ere_starts() (a reverse DFA when it is small, the NFA when not) against
- * ere_fullmatch() from every start, on every string over "abc+x" of up to
- * 6 bytes and a few longer ones. The reverse of "(a|b){12}a(a|b)*" needs
- * 2^13 states: no reverse DFA.
- */
-static void starts_agree(void)
+/* Every string over "abc+x" of up to 6 bytes, given to check(): the sum
+ * of what it returns (its strings that are wrong). */
+static size_t over_short_strings(const struct ere *re,
+				 size_t (*check)(const struct ere *re, const char *s, size_t n))
+{
+	static const char alpha[] = "abc+x";
+	char s[6];
+	size_t len, p, bad = 0;
+	unsigned long code, ncode, c;
+
+	for (len = 0, ncode = 1; len <= 6; len++, ncode *= 5)
+		for (code = 0; code < ncode; code++) {
+			for (p = 0, c = code; p < len; p++, c /= 5)
+				s[p] = alpha[c % 5];
+			bad += check(re, s, len);
+		}
+	return bad;
+}
+
+/* ere_starts() (a reverse DFA when it is small, the NFA when not) against
+ * ere_fullmatch() from every start. */
+static size_t starts_differ(const struct ere *re, const char *s, size_t n)
+{
+	uint64_t bits[1] = { 0 };
+	size_t p, bad = 0;
+
+	ere_starts(re, (const unsigned char *)s, n, false, bits);
+	for (p = 0; p <= n; p++)
+		bad += !(bits[0] >> p & 1) != !ere_fullmatch(re, (const unsigned char *)s + p, n - p);
+	return bad;
+}
+
+/* The reversed language's DFA of a span model (ere_compile_span(); the
+ * matchers walk it down from a span's end) read backwards, against a
+ * whole match. */
+static size_t reverse_differs(const struct ere *re, const char *s, size_t n)
+{
+	uint32_t st = 1;
+	bool whole = ere_fullmatch(re, (const unsigned char *)s, n);
+
+	while (n && st)
+		st = re->rdfa[st * re->nbc + re->bytecls[(unsigned char)s[--n]]];
+	return (st && re->rdfa_accept[st]) != whole;
+}
+
+/* The reverse of "(a|b){12}a(a|b)*" needs 2^13 states: no reverse DFA,
+ * ere_starts() runs the NFA. */
+static void reverse_agrees(void)
 {
 	static const char *const pats[] = {
 		"(a|b)*a(a|b){3}", "(a|b){12}a(a|b)*", "a+x?", "[a-c]+\\+x[ab]*( \\[c+\\])?",
+		" *[0-9a-c]+",
 	};
-	static const char alpha[] = "abc+x";
-	char s[16];
-	uint64_t bits[1];
 	struct ere re;
 	struct pi_err err;
-	size_t i, len, p, bad;
-	unsigned long code, ncode;
+	size_t i, bad;
 
 	for (i = 0; i < ARRAY_SIZE(pats); i++) {
 		if (ere_compile(&re, pats[i], &err)) {
@@ -99,72 +137,23 @@ static void starts_agree(void)
 			continue;
 		}
 		CHECK(i == 1 ? re.rdfa == NULL : re.rdfa != NULL);
-		bad = 0;
-		for (len = 0, ncode = 1; len <= 6; len++, ncode *= 5) {
-			for (code = 0; code < ncode; code++) {
-				unsigned long c = code;
-
-				for (p = 0; p < len; p++, c /= 5)
-					s[p] = alpha[c % 5];
-				bits[0] = 0;
-				ere_starts(&re, (const unsigned char *)s, len, false, bits);
-				for (p = 0; p <= len; p++)
-					bad += !(bits[0] >> p & 1) !=
-					       !ere_fullmatch(&re, (const unsigned char *)s + p, len - p);
-			}
-		}
-		if (!bad)
-			T_PASS();
+		bad = over_short_strings(&re, starts_differ);
+		if (bad)
+			T_FAIL("'%s': %zu strings whose starts differ from a whole match", pats[i], bad);
 		else
-			T_FAIL("'%s': %zu starts differ from a whole match", pats[i], bad);
+			T_PASS();
 		ere_free(&re);
-	}
-}
-
-/* The reversed language's DFA of a span model (ere_compile_span(), the
- * matchers walk it down from a span's end) reads a string backwards to
- * the same answer as a whole match, on every string over "abc+x" of up
- * to 6 bytes. */
-static bool rdfa_accepts(const struct ere *re, const char *s, size_t n)
-{
-	uint32_t st = 1;
-
-	while (n && st)
-		st = re->rdfa[st * re->nbc + re->bytecls[(unsigned char)s[--n]]];
-	return st && re->rdfa_accept[st];
-}
-
-static void span_reverse_agrees(void)
-{
-	static const char *const pats[] = {
-		"(a|b)*a(a|b){3}", "a+x?", " *[0-9a-c]+", "[a-c]+\\+x[ab]*( \\[c+\\])?",
-	};
-	static const char alpha[] = "abc+x";
-	char s[8];
-	struct ere re;
-	struct pi_err err;
-	size_t i, len, p, bad;
-	unsigned long code, ncode;
-
-	for (i = 0; i < ARRAY_SIZE(pats); i++) {
+		if (i == 1)
+			continue;
 		if (ere_compile_span(&re, pats[i], &err) || !re.rdfa) {
-			T_FAIL("'%s': no reverse DFA", pats[i]);
+			T_FAIL("'%s': no reverse DFA for spans", pats[i]);
 			continue;
 		}
-		bad = 0;
-		for (len = 0, ncode = 1; len <= 6; len++, ncode *= 5)
-			for (code = 0; code < ncode; code++) {
-				unsigned long c = code;
-
-				for (p = 0; p < len; p++, c /= 5)
-					s[p] = alpha[c % 5];
-				bad += rdfa_accepts(&re, s, len) !=
-				       ere_fullmatch(&re, (const unsigned char *)s, len);
-			}
-		if (!bad)
-			T_PASS();
-		else
+		bad = over_short_strings(&re, reverse_differs);
+		if (bad)
 			T_FAIL("'%s': %zu strings read backwards differ", pats[i], bad);
+		else
+			T_PASS();
 		ere_free(&re);
 	}
 }
@@ -214,6 +203,5 @@ void test_ere(void)
 	bad("^a", "an assertion in a model");
 	bad("(a{200}){200}", "pattern too large");
 	dfa_or_not();
-	starts_agree();
-	span_reverse_agrees();
+	reverse_agrees();
 }
