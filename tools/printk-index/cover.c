@@ -93,44 +93,66 @@ static void cover_groups(struct cover_search *cs, size_t nrows)
 	}
 }
 
-/* Has one of continuation format k's entries the file numbered f? */
-static bool fmt_in_file(struct cover_search *cs, uint32_t k, uint32_t f)
+/* Can format f print a piece of a text of len bytes whose bytes are have? */
+static bool cand_fits(const struct fmt *f, const uint64_t have[4], size_t len)
 {
-	uint32_t j;
-
-	for (j = cs->fmt_file_start[k]; j < cs->fmt_file_start[k + 1]; j++)
-		if (cs->fmt_files[j] == f)
-			return true;
-	return false;
+	return !(f->need[0] & ~have[0]) && !(f->need[1] & ~have[1]) &&
+	       !(f->need[2] & ~have[2]) && !(f->need[3] & ~have[3]) &&
+	       f->min_len <= len && f->ntok;
 }
 
-/* The continuation formats that can print a piece of msg[lo..n): the
- * bytes each of their renderings contains are in it (row_visits() then
- * drops those with a literal that does not occur); with only, those from
- * only's file and module. Sizes the tables. */
-static size_t cover_rows(struct cover_search *cs, const char *msg, size_t n, size_t lo,
-			 const struct fmt *base, const struct pi_entry *only)
+/* Mark the formats listed under byte c (cover_cands_init()). */
+static void mark_key(struct cover_search *cs, uint32_t c)
 {
-	uint64_t have[4];
-	size_t nrows = 0, tokens = 0, vals = 0, toks = 0;
-	uint32_t k, ntok = base ? base->ntok : 0;
-	uint32_t only_file = only ? cs->file_of[only - cs->all->idx->v] : 0;
-	int i;
+	uint32_t j, k;
 
-	fmt_bytes(msg + lo, n - lo, have);
-	for (k = 0; k < cs->cont->nfmt; k++) {
-		const struct fmt *f = &cs->cont->fmts[k];
-
-		for (i = 0; i < 4 && !(f->need[i] & ~have[i]); i++)
-			;
-		if (i < 4 || f->min_len > n - lo || !f->ntok || (only && !fmt_in_file(cs, k, only_file)))
-			continue;
-		cs->cand[nrows++] = k;
-		tokens += f->ntok;
-		if (f->ntok > ntok)
-			ntok = f->ntok;
+	for (j = cs->key_start[c]; j < cs->key_start[c + 1]; j++) {
+		k = cs->key_fmts[j];
+		cs->cand_mark[k / 64] |= 1ULL << (k % 64);
 	}
-	cover_start(cs, nrows + 1, tokens + ntok, ntok, n);
+}
+
+/* The continuation formats that can print a piece of msg[lo..n), whose
+ * bytes are cs->have, in cs->cand, ascending: those listed under one of
+ * its bytes (cover_cands_init()), the bytes each of their renderings
+ * contains in it; with only, those of only's file and module. */
+static size_t cover_cands(struct cover_search *cs, size_t len, const struct pi_entry *only)
+{
+	const struct fmt *fmts = cs->cont->fmts;
+	size_t nrows = 0, w, nw = cs->cont->nfmt / 64 + 1;
+	uint32_t c, j, k, file;
+	uint64_t x;
+
+	if (only) {
+		file = cs->file_of[only - cs->all->idx->v];
+		for (j = cs->file_fmt_start[file]; j < cs->file_fmt_start[file + 1]; j++)
+			if (cand_fits(&fmts[k = cs->file_fmts[j]], cs->have, len))
+				cs->cand[nrows++] = k;
+		return nrows;
+	}
+	/* the lists of the line's bytes, and of the formats that need none */
+	for (c = 0; c < 4; c++)
+		for (x = cs->have[c]; x; x &= x - 1)
+			mark_key(cs, c * 64 + __builtin_ctzll(x));
+	mark_key(cs, 256);
+	for (w = 0; w < nw; w++) {
+		for (x = cs->cand_mark[w]; x; x &= x - 1) {
+			k = w * 64 + __builtin_ctzll(x);
+			if (cand_fits(&fmts[k], cs->have, len))
+				cs->cand[nrows++] = k;
+		}
+		cs->cand_mark[w] = 0;
+	}
+	return nrows;
+}
+
+/* What the rows of a line share, once a line: its bytes' offsets
+ * (cover_line_bytes()), its blanks, and what a closed piece may be
+ * followed by, the end of the line. After cover_start(). */
+static void cover_line_facts(struct cover_search *cs, const char *msg, size_t n)
+{
+	size_t k;
+
 	cover_line_bytes(cs, msg, n);
 	cs->nonblank[n] = n;
 	for (k = n; k-- > 0;)
@@ -138,7 +160,37 @@ static size_t cover_rows(struct cover_search *cs, const char *msg, size_t n, siz
 	cs->lastnb[0] = 0;
 	for (k = 0; k < n; k++)
 		cs->lastnb[k + 1] = msg[k] == ' ' ? cs->lastnb[k] : k + 1;
-	for (i = 0; (size_t)i < nrows; i++) {
+	/* a closed format ("...\n") ends the line */
+	for (k = 0; k < cs->stride; k++)
+		cs->fin[k] = k == n ? 0 : SCORE_NONE;
+	cs->line_ready = true;
+}
+
+/* The rows of the continuation formats that can print a piece of
+ * msg[lo..n) (cover_cands(); row_visits() then drops those with a
+ * literal that does not occur), and base's after them. Sizes the tables. */
+static size_t cover_rows(struct cover_search *cs, const char *msg, size_t n, size_t lo,
+			 const struct fmt *base, const struct pi_entry *only)
+{
+	size_t nrows, tokens = 0, vals = 0, toks = 0, i;
+	uint32_t ntok = base ? base->ntok : 0;
+
+	if (cs->have_lo != lo) {
+		fmt_bytes(msg + lo, n - lo, cs->have);
+		cs->have_lo = lo;
+	}
+	nrows = cover_cands(cs, n - lo, only);
+	for (i = 0; i < nrows; i++) {
+		const struct fmt *f = &cs->cont->fmts[cs->cand[i]];
+
+		tokens += f->ntok;
+		if (f->ntok > ntok)
+			ntok = f->ntok;
+	}
+	cover_start(cs, nrows + 1, tokens + ntok, ntok, n);
+	if (!cs->line_ready)
+		cover_line_facts(cs, msg, n);
+	for (i = 0; i < nrows; i++) {
 		struct cover_row *r = &cs->rows[i];
 
 		cover_row_init(cs, r, &cs->cont->fmts[cs->cand[i]], cs->cand[i], &vals, &toks);
@@ -557,6 +609,8 @@ bool cover_after_base(struct cover_search *cs, const char *msg, size_t n, int le
 		      struct chain *out)
 {
 	cs->work = CHAIN_WORK_MAX;	/* for the line, whatever the bases */
+	cs->line_ready = false;
+	cs->have_lo = SIZE_MAX;
 	if (++cs->lits_line == 0) {	/* wrapped: forget old stamps */
 		memset(cs->lits_stamp, 0, (cs->nfiles + 1) * sizeof(*cs->lits_stamp));
 		cs->lits_line = 1;
@@ -582,6 +636,7 @@ struct cover_search *cover_new(struct matcher *all, const struct matcher *cont)
 	cs->cand = xcalloc(2 * (cont->nfmt + 1), sizeof(*cs->cand));
 	cover_files_init(cs, all->idx);
 	cover_generic_bases_init(cs);
+	cover_cands_init(cs);
 	return cs;
 }
 
@@ -603,6 +658,11 @@ void cover_free(struct cover_search *cs)
 	free(cs->lits_ok);
 	free(cs->gen);
 	free(cs->gen_start);
+	free(cs->key_start);
+	free(cs->key_fmts);
+	free(cs->file_fmt_start);
+	free(cs->file_fmts);
+	free(cs->cand_mark);
 	free(cs->rows);
 	free(cs->vals);
 	free(cs->ends);
@@ -630,6 +690,8 @@ bool cover_pieces(struct cover_search *cs, const char *msg, size_t n, struct cha
 	if (n > CHAIN_LINE_MAX)
 		return false;
 	cs->work = CHAIN_WORK_MAX;
+	cs->line_ready = false;
+	cs->have_lo = SIZE_MAX;
 	nrows = cover_rows(cs, msg, n, 0, NULL, NULL);
 	cover_near(cs, nrows, NULL);
 	sweep(cs, nrows, msg, n, 0);

@@ -116,6 +116,64 @@ void cover_generic_bases_init(struct cover_search *cs)
 	cs->lits_ok = xcalloc(cs->nfiles + 1, sizeof(*cs->lits_ok));
 }
 
+/* How often each byte is in the index's literals: a byte few formats
+ * print is one few lines have. */
+static void literal_counts(const struct matcher *all, uint32_t count[256])
+{
+	uint32_t k, t, j;
+
+	for (k = 0; k < all->nfmt; k++) {
+		const struct fmt *f = &all->fmts[k];
+
+		for (t = 0; t < f->ntok; t++)
+			for (j = 0; f->tok[t].kind == TK_LIT && j < f->tok[t].lit_len; j++)
+				count[(unsigned char)f->lit[f->tok[t].lit_off + j]]++;
+	}
+}
+
+/*
+ * Where cover_rows() finds a line's candidates without looking at every
+ * continuation format: each format listed under one byte all its
+ * renderings contain, the one the index's literals have least (a line
+ * without that byte has no piece of it), or under 256 when it needs none;
+ * and each file's formats. Ascending, as the candidates are listed.
+ * After cover_files_init().
+ */
+void cover_cands_init(struct cover_search *cs)
+{
+	const struct matcher *m = cs->cont;
+	uint32_t count[256] = { 0 }, *key, k, c, j;
+
+	literal_counts(cs->all, count);
+	key = xcalloc(m->nfmt + 1, sizeof(*key));
+	/* counted at [bucket + 2], then placed from [bucket + 1] on: the
+	 * bucket ends up at [bucket], [bucket + 1] (as spec_start) */
+	cs->key_start = xcalloc(259, sizeof(*cs->key_start));
+	for (k = 0; k < m->nfmt; k++) {
+		key[k] = 256;
+		for (c = 0; c < 256; c++)
+			if (cls_has(m->fmts[k].need, c) && (key[k] == 256 || count[c] < count[key[k]]))
+				key[k] = c;
+		cs->key_start[key[k] + 2]++;
+	}
+	for (c = 0; c < 257; c++)
+		cs->key_start[c + 2] += cs->key_start[c + 1];
+	cs->key_fmts = xcalloc(m->nfmt + 1, sizeof(*cs->key_fmts));
+	for (k = 0; k < m->nfmt; k++)
+		cs->key_fmts[cs->key_start[key[k] + 1]++] = k;
+	free(key);
+	cs->file_fmt_start = xcalloc(cs->nfiles + 2, sizeof(*cs->file_fmt_start));
+	for (j = 0; j < cs->fmt_file_start[m->nfmt]; j++)
+		cs->file_fmt_start[cs->fmt_files[j] + 2]++;
+	for (c = 0; c < cs->nfiles; c++)
+		cs->file_fmt_start[c + 2] += cs->file_fmt_start[c + 1];
+	cs->file_fmts = xcalloc(cs->fmt_file_start[m->nfmt] + 1, sizeof(*cs->file_fmts));
+	for (k = 0; k < m->nfmt; k++)
+		for (j = cs->fmt_file_start[k]; j < cs->fmt_file_start[k + 1]; j++)
+			cs->file_fmts[cs->file_fmt_start[cs->fmt_files[j] + 1]++] = k;
+	cs->cand_mark = xcalloc(m->nfmt / 64 + 1, sizeof(*cs->cand_mark));
+}
+
 /* 1 when one of format k's entries is in the base's function: pr_cont()
  * pieces come from the same code as their base. */
 uint32_t cover_near_base(struct cover_search *cs, uint32_t k,

@@ -93,6 +93,18 @@ struct cover_search {
 	uint32_t *spec_start, *spec_fmts;
 	struct gen_base *gen;		/* per generic format of all, from */
 	uint32_t *gen_start, ngen;	/* gen[gen_start[k]] */
+	/* the continuation formats by one byte each needs, the one the
+	 * index's literals have least (key_fmts from key_start[c]; c = 256:
+	 * those that need none), and those of each file, ascending
+	 * (file_fmts from file_fmt_start[file]; cover_cands_init()) */
+	uint32_t *key_start, *key_fmts;
+	uint32_t *file_fmt_start, *file_fmts;
+	uint64_t *cand_mark;		/* a bit per continuation format */
+	/* this line's facts (nonblank[], lastnb[], bytepos, fin[]) are
+	 * there; have[] holds the bytes of msg[have_lo..n) */
+	bool line_ready;
+	size_t have_lo;
+	uint64_t have[4];
 	/* per file, file_literals_in()'s answer for line lits_line */
 	uint32_t *lits_stamp, lits_line;
 	bool *lits_ok;
@@ -182,6 +194,7 @@ struct cover_row {
 
 void cover_files_init(struct cover_search *cs, const struct pi_index *idx);
 void cover_generic_bases_init(struct cover_search *cs);
+void cover_cands_init(struct cover_search *cs);
 uint32_t cover_near_base(struct cover_search *cs, uint32_t k,
 			 const struct pi_entry *base);
 const struct pi_entry *cover_pick_piece(const struct matcher *m, uint32_t k,

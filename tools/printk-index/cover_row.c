@@ -337,7 +337,7 @@ size_t cover_piece_end(struct cover_search *cs, struct cover_row *r, const char 
 void cover_start(struct cover_search *cs, size_t nrows, size_t tokens,
 		 uint32_t ntok, size_t n)
 {
-	size_t stride = n + 2, need = tokens * stride, q;
+	size_t stride = n + 2, need = tokens * stride;
 
 	cs->n = n;
 	cs->stride = stride;
@@ -374,9 +374,6 @@ void cover_start(struct cover_search *cs, size_t nrows, size_t tokens,
 	cs->tail = cs->best + stride;
 	cs->fin = cs->tail + stride;
 	cs->sufmax = cs->fin + stride;
-	/* a closed format ("...\n") ends the line */
-	for (q = 0; q < stride; q++)
-		cs->fin[q] = q == n ? 0 : SCORE_NONE;
 }
 
 /* Point row r at format f and its share of the tables. */
