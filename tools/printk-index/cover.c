@@ -275,6 +275,39 @@ static void consider(struct cover_search *cs, const struct cover_row *r, uint32_
 	}
 }
 
+/* The value at p of span row r (cover_span_row_visits()), as token_at()
+ * gives it: read from the sweep's running maximum, or the end of the
+ * line, when any covering may follow the piece at the same score. */
+static int64_t span_row_value(struct cover_search *cs, struct cover_row *r,
+			      const char *msg, size_t p)
+{
+	size_t q = p + (r->f->tok[0].min ? r->f->tok[0].min : 1);
+
+	if (!r->near && (r->into_only || !r->ngrp)) {
+		if (r->end == cs->best)
+			return q <= cs->n ? cs->sufmax[q] : SCORE_NONE;
+		if (r->end == cs->fin)
+			return q <= cs->n ? 0 : SCORE_NONE;
+	}
+	return cover_token_value(cs, r, 0, msg, p, SCORE_NONE, true);
+}
+
+/* The live span rows at offset p, as their visits would be. */
+static void span_rows_at(struct cover_search *cs, const char *msg, size_t p,
+			 int64_t *best, uint32_t *choice)
+{
+	uint32_t j, k;
+
+	for (j = 0; j < cs->nspan; j++) {
+		struct cover_row *r = &cs->rows[k = cs->span_rows[j]];
+
+		if (p + r->f->tok[0].min > cs->n)
+			continue;
+		cover_charge(cs, CHAIN_WORK_TOKEN);
+		consider(cs, r, k, span_row_value(cs, r, msg, p), p, best, choice);
+	}
+}
+
 /* Fill best[lo..n] (and choice[]) from the candidate rows. */
 static void sweep(struct cover_search *cs, size_t nrows, const char *msg, size_t n, size_t lo)
 {
@@ -283,13 +316,21 @@ static void sweep(struct cover_search *cs, size_t nrows, const char *msg, size_t
 
 	/* the visits by offset, as lists: head[p], then visit_next[] */
 	cs->nvisits = 0;
+	cs->nspan = 0;
 	for (i = 0; i < nrows; i++) {
 		/* a spent work bound stops the sets too: no sweep follows */
 		if (!cs->work) {
 			cs->rows[i].dead = true;
 			continue;
 		}
-		cover_row_visits(cs, i, msg, n, lo, false);
+		/* "%s" and the like start everywhere: no sets, no lists */
+		if (span_row(cs->rows[i].f)) {
+			cover_span_row_visits(cs, i, n, lo);
+			if (!cs->rows[i].dead)
+				cs->span_rows[cs->nspan++] = i;
+		} else {
+			cover_row_visits(cs, i, msg, n, lo, false);
+		}
 		if (!cs->rows[i].dead)
 			cover_row_reset(cs, &cs->rows[i]);
 	}
@@ -326,6 +367,7 @@ static void sweep(struct cover_search *cs, size_t nrows, const char *msg, size_t
 				 token_at(cs, r, 0, msg, p, SCORE_NONE, true) :
 				 cover_row_step(cs, r, msg, p), p, &best, &choice);
 		}
+		span_rows_at(cs, msg, p, &best, &choice);
 		cs->best[p] = best;
 		cs->choice[p] = choice;
 		cs->sufmax[p] = best > cs->sufmax[p + 1] ? best : cs->sufmax[p + 1];
@@ -664,6 +706,7 @@ void cover_free(struct cover_search *cs)
 	free(cs->file_fmts);
 	free(cs->cand_mark);
 	free(cs->rows);
+	free(cs->span_rows);
 	free(cs->vals);
 	free(cs->ends);
 	free(cs->choice);

@@ -43,6 +43,7 @@ struct cover_search {
 	uint32_t *cand;			/* the candidate formats */
 	struct cover_row *rows;		/* one per candidate, and the base */
 	size_t rows_cap;
+	uint32_t *span_rows, nspan;	/* the live span rows (sweep()) */
 	int64_t *vals;			/* the rows' per-offset values */
 	size_t vals_cap;
 	int64_t *ends;			/* the three arrays below */
@@ -252,6 +253,13 @@ static inline int64_t token_at(struct cover_search *cs, struct cover_row *r, uin
 	return cover_token_value(cs, r, t, msg, p, here, fold);
 }
 
+/* Does the token print every span of at least tk->min bytes? */
+static inline bool any_span(const struct fmt_tok *tk)
+{
+	return tk->cls_all && tk->max == FMT_INF &&
+	       (tk->kind == TK_WILD || (tk->kind == TK_STR && tk->prec < 0));
+}
+
 /* ---- where rows are visited (cover_visit.c) ---- */
 
 /* A visit that tries the row's first token alone (visit_row[]'s flag). */
@@ -264,5 +272,15 @@ void cover_line_bytes(struct cover_search *cs, const char *msg, size_t n);
  * only), added to the sweep's visit lists. */
 void cover_row_visits(struct cover_search *cs, size_t i, const char *msg, size_t n,
 		      size_t lo, bool base);
+
+/* A span row: one token that prints every span ("%s", "%*s\n"). */
+static inline bool span_row(const struct fmt *f)
+{
+	return f->ntok == 1 && any_span(&f->tok[0]);
+}
+
+/* The same for span row i, which the sweep tries at every offset of
+ * [lo, n - min] without visit lists. */
+void cover_span_row_visits(struct cover_search *cs, size_t i, size_t n, size_t lo);
 
 #endif

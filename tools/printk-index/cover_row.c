@@ -9,13 +9,6 @@
 
 #include "cover_impl.h"
 
-/* Does the token print every span of at least tk->min bytes? */
-static bool any_span(const struct fmt_tok *tk)
-{
-	return tk->cls_all && tk->max == FMT_INF &&
-	       (tk->kind == TK_WILD || (tk->kind == TK_STR && tk->prec < 0));
-}
-
 /* The best covering of msg[q..n) that may follow a piece of row r: any
  * (r->end), or one whose first piece shares a file with r and so scores
  * its coherent bytes too (cs->top holds those, see consider()). */
@@ -344,6 +337,7 @@ void cover_start(struct cover_search *cs, size_t nrows, size_t tokens,
 	if (cs->rows_cap < nrows) {
 		cs->rows_cap = nrows;
 		cs->rows = xreallocarray(cs->rows, nrows, sizeof(*cs->rows));
+		cs->span_rows = xreallocarray(cs->span_rows, nrows, sizeof(*cs->span_rows));
 	}
 	if (cs->vals_cap < need) {
 		cs->vals_cap = need;

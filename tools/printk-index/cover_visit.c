@@ -303,3 +303,23 @@ void cover_row_visits(struct cover_search *cs, size_t i, const char *msg, size_t
 		}
 	}
 }
+
+/*
+ * A span row's offsets, without the sets: its token can start at every
+ * offset from lo from which what may follow the piece (from lo on, or
+ * the line's end) is min bytes or more away, that is [lo, n - min], all
+ * visits of its first token alone. Counts what cover_row_visits() counts
+ * for them: the sets, the one run of what may follow, the visits.
+ */
+void cover_span_row_visits(struct cover_search *cs, size_t i, size_t n, size_t lo)
+{
+	struct cover_row *r = &cs->rows[i];
+	const struct fmt *f = r->f;
+	size_t nw = n / 64 + 1, min = f->tok[0].min;
+
+	cover_charge(cs, (1 + 5 + f->lit_bytes / 8) * nw + (n - lo) / 8);
+	cover_charge(cs, 2);
+	r->dead = n - lo < min;
+	if (!r->dead)
+		cover_charge(cs, n - min - lo + 1);
+}
