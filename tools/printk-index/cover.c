@@ -329,7 +329,7 @@ static void sweep(struct cover_search *cs, size_t nrows, const char *msg, size_t
 			if (!cs->rows[i].dead)
 				cs->span_rows[cs->nspan++] = i;
 		} else {
-			cover_row_visits(cs, i, msg, n, lo, false);
+			cover_row_visits(cs, i, n, lo, false);
 		}
 		if (!cs->rows[i].dead)
 			cover_row_reset(cs, &cs->rows[i]);
@@ -398,7 +398,7 @@ static int64_t base_value(struct cover_search *cs, size_t i, const struct pi_ent
 	r->ngrp = cs->base_grp != UINT32_MAX;
 	cover_row_reset(cs, r);
 	cs->nvisits = 0;
-	cover_row_visits(cs, i, msg, n, lo, true);
+	cover_row_visits(cs, i, n, lo, true);
 	if (r->dead)
 		return SCORE_NONE;
 	/* its first token at 0 only, below */
@@ -718,6 +718,7 @@ void cover_free(struct cover_search *cs)
 	free(cs->span_ends);
 	free(cs->sets);
 	free(cs->bytepos);
+	free(cs->cls_bits);
 	free(cs->nonblank);
 	free(cs->lastnb);
 	free(cs->head);

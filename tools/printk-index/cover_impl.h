@@ -28,6 +28,9 @@
 #define CHAIN_WORK_SPAN 3
 #define CHAIN_WORK_FOLD 5
 
+/* distinct conversion classes of a line whose offsets are kept */
+#define CLS_SLOTS 64
+
 struct gen_base {
 	const struct pi_entry *e;
 	uint32_t file;			/* its number (file_of[]) */
@@ -72,6 +75,15 @@ struct cover_search {
 					 * offsets, as a set of nw words */
 	uint64_t bytes_seen[4];		/* the byte values of the line */
 	size_t bytepos_cap;
+	/* the line's offsets of each conversion class asked for, as sets
+	 * (cls_bits, per slot; class_offsets()), slots of this line's
+	 * cls_stamp; the last slot is a spare, for a full table */
+	struct cls_slot {
+		uint64_t cls[4];
+		uint32_t stamp;
+	} cls_slot[CLS_SLOTS + 1];
+	uint64_t *cls_bits;
+	uint32_t cls_stamp;
 	uint64_t *sets;			/* row_visits()'s offset sets */
 	size_t sets_cap;
 	struct fmt base_fmt;		/* sizes the base's row */
@@ -270,8 +282,7 @@ void cover_line_bytes(struct cover_search *cs, const char *msg, size_t n);
 
 /* The offsets at which row i is visited on msg[lo..n) (a base at 0
  * only), added to the sweep's visit lists. */
-void cover_row_visits(struct cover_search *cs, size_t i, const char *msg, size_t n,
-		      size_t lo, bool base);
+void cover_row_visits(struct cover_search *cs, size_t i, size_t n, size_t lo, bool base);
 
 /* A span row: one token that prints every span ("%s", "%*s\n"). */
 static inline bool span_row(const struct fmt *f)

@@ -20,6 +20,13 @@ void cover_line_bytes(struct cover_search *cs, const char *msg, size_t n)
 	if (cs->bytepos_cap < 256 * nw) {
 		cs->bytepos_cap = 256 * nw;
 		cs->bytepos = xreallocarray(cs->bytepos, cs->bytepos_cap, sizeof(*cs->bytepos));
+		cs->cls_bits = xreallocarray(cs->cls_bits, (CLS_SLOTS + 1) * nw,
+					     sizeof(*cs->cls_bits));
+	}
+	if (++cs->cls_stamp == 0) {	/* wrapped: forget old slots */
+		for (p = 0; p < CLS_SLOTS; p++)
+			cs->cls_slot[p].stamp = 0;
+		cs->cls_stamp = 1;
 	}
 	memset(cs->bytes_seen, 0, sizeof(cs->bytes_seen));
 	for (p = 0; p < n; p++) {
@@ -123,38 +130,130 @@ static bool next_run(const uint64_t *b, size_t p, size_t lim, size_t *q1, size_t
 	return true;
 }
 
-/* The first offset in [a, b) whose byte tk can not print, or b. */
-static size_t class_end(const struct fmt_tok *tk, const char *msg, size_t a, size_t b)
+/*
+ * The offsets of msg[0..n) whose byte is in class cls, as a set of
+ * n / 64 + 1 words (the bits from n on clear): the bytes' offsets ORed,
+ * once a line per class (the rows' conversions share a few classes,
+ * "%d"'s, "%x"'s...); NULL for a class of every byte.
+ */
+static const uint64_t *class_offsets(struct cover_search *cs, const struct fmt_tok *tk)
 {
+	const uint64_t *cls = tk->cls;
+	size_t nw = cs->n / 64 + 1, k, j, s;
+	uint64_t *b, x;
+	unsigned w, c;
+
 	if (tk->cls_all)
+		return NULL;
+	s = (((cls[0] * 0x9e3779b97f4a7c15ULL) ^ (cls[1] * 0xc2b2ae3d27d4eb4fULL) ^
+	      (cls[2] * 0x165667b19e3779f9ULL) ^ (cls[3] * 0x27d4eb2f165667c5ULL)) >> 40) %
+	    CLS_SLOTS;
+	for (k = 0; k < CLS_SLOTS; k++, s = (s + 1) % CLS_SLOTS) {
+		if (cs->cls_slot[s].stamp != cs->cls_stamp)
+			break;
+		if (cs->cls_slot[s].cls[0] == cls[0] && cs->cls_slot[s].cls[1] == cls[1] &&
+		    cs->cls_slot[s].cls[2] == cls[2] && cs->cls_slot[s].cls[3] == cls[3])
+			return cs->cls_bits + s * nw;
+	}
+	if (k == CLS_SLOTS) {
+		s = CLS_SLOTS;		/* all taken: worked out, not kept */
+	} else {
+		memcpy(cs->cls_slot[s].cls, cls, sizeof(cs->cls_slot[s].cls));
+		cs->cls_slot[s].stamp = cs->cls_stamp;
+	}
+	b = cs->cls_bits + s * nw;
+	memset(b, 0, nw * sizeof(*b));
+	for (w = 0; w < 4; w++)
+		for (x = cls[w] & cs->bytes_seen[w]; x; x &= x - 1) {
+			c = w * 64 + __builtin_ctzll(x);
+			for (j = 0; j < nw; j++)
+				b[j] |= cs->bytepos[c * nw + j];
+		}
+	return b;
+}
+
+/* The first offset in [a, b) not in C (class_offsets(); NULL: none),
+ * or b; b <= n, whose bit is clear, ends the search. */
+static inline size_t class_end(const uint64_t *C, size_t a, size_t b)
+{
+	size_t w = a / 64;
+	uint64_t x;
+
+	if (!C || a >= b)
 		return b;
-	while (a < b && cls_has(tk->cls, (unsigned char)msg[a]))
-		a++;
-	return a;
+	for (x = ~C[w] & (~0ULL << (a % 64)); !x; x = ~C[++w])
+		;
+	return w * 64 + __builtin_ctzll(x) < b ? w * 64 + __builtin_ctzll(x) : b;
+}
+
+/* The first offset in [a, b) in C (not NULL), or b. */
+static inline size_t class_next(const uint64_t *C, size_t a, size_t b)
+{
+	size_t w = a / 64, last;
+	uint64_t x;
+
+	if (a >= b)
+		return b;
+	last = (b - 1) / 64;
+	for (x = C[w] & (~0ULL << (a % 64)); !x && w < last; x = C[++w])
+		;
+	return x && w * 64 + __builtin_ctzll(x) < b ? w * 64 + __builtin_ctzll(x) : b;
+}
+
+/* The last offset in [a, b) not in C (NULL: none), or SIZE_MAX. */
+static inline size_t class_last_out(const uint64_t *C, size_t a, size_t b)
+{
+	size_t w, first = a / 64;
+	uint64_t x;
+
+	if (!C || a >= b)
+		return SIZE_MAX;
+	w = (b - 1) / 64;
+	x = ~C[w] & (~0ULL >> (63 - (b - 1) % 64));
+	for (;;) {
+		if (w == first)
+			x &= ~0ULL << (a % 64);
+		if (x)
+			return w * 64 + 63 - __builtin_clzll(x);
+		if (w == first)
+			return SIZE_MAX;
+		x = ~C[--w];
+	}
+}
+
+/* The end after the ends a..b of a run of src ending at q2 (conv_starts())
+ * whose spans can be min bytes long: b + 1, but an end after a byte tk
+ * can not print takes empty spans only, so with min >= 1 the first byte
+ * of C after b; q2 + 1 when none. The same for starts (conv_ends()): a
+ * start at such a byte takes empty spans only. */
+static inline size_t next_group(const uint64_t *C, size_t b, size_t q2, uint32_t min)
+{
+	if (!min || !C || b >= q2)
+		return b + 1;
+	return class_next(C, b + 1, q2 + 1);
 }
 
 /* dst: the offsets in [start, n] from which conversion tk can print a
  * span that ends at an offset of src. An end q takes the starts from
  * max(R, q - max) to q - min, R the start of the run of class bytes that
  * ends at q: over the ends of a run of src that have the same R, that is
- * one range. R only moves up: each byte is looked at once. */
+ * one range. R only moves up: the class offsets (class_offsets()) give
+ * it and the runs a word at a time. */
 static void conv_starts(struct cover_search *cs, uint64_t *dst, const uint64_t *src,
-			const struct fmt_tok *tk, const char *msg, size_t n, size_t start)
+			const struct fmt_tok *tk, size_t n, size_t start)
 {
+	const uint64_t *C = class_offsets(cs, tk);
 	size_t q1, q2, a, b, e, R = start, scan = start, from, to;
 
 	for (q2 = start; next_run(src, q2, n + 1, &q1, &q2); q2++) {
 		cover_charge(cs, 2);	/* a run: about 60 instructions */
-		for (a = q1; a <= q2; a = b + 1) {
-			/* R for the end a */
-			while (scan < a) {
-				e = class_end(tk, msg, scan, a);
-				scan = e == a ? a : e + 1;
-				if (e < a)
-					R = e + 1;
-			}
+		for (a = q1; a <= q2; a = next_group(C, b, q2, tk->min)) {
+			/* R for the end a: after the last byte before a
+			 * that tk can not print */
+			if (scan < a && (e = class_last_out(C, scan, a)) != SIZE_MAX)
+				R = e + 1;
 			/* the ends a..b share it */
-			b = class_end(tk, msg, a, q2);
+			b = class_end(C, a, q2);
 			scan = b;
 			if (b - R < tk->min)
 				continue;
@@ -180,17 +279,18 @@ static void conv_starts(struct cover_search *cs, uint64_t *dst, const uint64_t *
  * run of class bytes from p, at most p + max. Over the starts of a run of
  * src that have the same E, that is one range; E only moves up. */
 static void conv_ends(struct cover_search *cs, uint64_t *dst, const uint64_t *src,
-		      const struct fmt_tok *tk, const char *msg, size_t n, size_t start)
+		      const struct fmt_tok *tk, size_t n, size_t start)
 {
+	const uint64_t *C = class_offsets(cs, tk);
 	size_t p1, p2, a, b, E = 0, from_e = SIZE_MAX, last, from, to;
 
 	for (p2 = start; next_run(src, p2, n + 1, &p1, &p2); p2++) {
 		cover_charge(cs, 2);
-		for (a = p1; a <= p2; a = b + 1) {
+		for (a = p1; a <= p2; a = next_group(C, b, p2, tk->min)) {
 			/* E for the start a (the last one holds from
 			 * from_e to E) */
 			if (from_e > a || a > E) {
-				E = class_end(tk, msg, a, n);
+				E = class_end(C, a, n);
 				from_e = a;
 			}
 			b = E < p2 ? E : p2;
@@ -224,8 +324,7 @@ static void conv_ends(struct cover_search *cs, uint64_t *dst, const uint64_t *sr
  * visit at every offset gives; the others stay SCORE_NONE or below. A row
  * with no offset for its first token is dead: it prints no piece here.
  */
-void cover_row_visits(struct cover_search *cs, size_t i, const char *msg, size_t n,
-		      size_t lo, bool base)
+void cover_row_visits(struct cover_search *cs, size_t i, size_t n, size_t lo, bool base)
 {
 	struct cover_row *r = &cs->rows[i];
 	const struct fmt *f = r->f;
@@ -257,7 +356,7 @@ void cover_row_visits(struct cover_search *cs, size_t i, const char *msg, size_t
 		if (tk->kind == TK_LIT) {
 			any = lit_occurs(cs, b, after, f->lit + tk->lit_off, tk->lit_len, nw, start);
 		} else {
-			conv_starts(cs, b, after, tk, msg, n, start);
+			conv_starts(cs, b, after, tk, n, start);
 			for (w = 0; w < nw && !any; w++)
 				any = b[w] != 0;
 		}
@@ -290,7 +389,7 @@ void cover_row_visits(struct cover_search *cs, size_t i, const char *msg, size_t
 					Fn[p / 64] |= 1ULL << (p % 64);
 				}
 		} else {
-			conv_ends(cs, Fn, F, tk, msg, n, start);
+			conv_ends(cs, Fn, F, tk, n, start);
 		}
 		tmp = F, F = Fn, Fn = tmp;
 	}
