@@ -249,8 +249,8 @@ static bool cover_near(struct cover_search *cs, size_t nrows, const struct pi_en
 /* Row i's piece from p, of value v before its own score: the best so far
  * at p (ties go to the lowest row, as in format order), and the best of
  * each of its files after a piece of that file (follow_value()). */
-static void consider(struct cover_search *cs, const struct cover_row *r, uint32_t i,
-		     int64_t v, size_t p, int64_t *best, uint32_t *choice)
+static inline void consider(struct cover_search *cs, const struct cover_row *r, uint32_t i,
+			    int64_t v, size_t p, int64_t *best, uint32_t *choice)
 {
 	uint32_t g;
 

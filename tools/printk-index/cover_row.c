@@ -12,8 +12,8 @@
 /* The best covering of msg[q..n) that may follow a piece of row r: any
  * (r->end), or one whose first piece shares a file with r and so scores
  * its coherent bytes too (cs->top holds those, see consider()). */
-static int64_t follow_value(struct cover_search *cs, const struct cover_row *r,
-			    size_t q)
+static inline int64_t follow_value(struct cover_search *cs, const struct cover_row *r,
+				   size_t q)
 {
 	int64_t v = r->end[q];
 	uint32_t g;
@@ -29,7 +29,7 @@ static int64_t follow_value(struct cover_search *cs, const struct cover_row *r,
 /* The same, as row r's values hold it: a piece of the base's file scores
  * its bytes, counted as its end offset here, its start's taken off in
  * consider(). */
-static int64_t end_value(struct cover_search *cs, const struct cover_row *r, size_t q)
+static inline int64_t end_value(struct cover_search *cs, const struct cover_row *r, size_t q)
 {
 	int64_t v = follow_value(cs, r, q);
 
@@ -52,8 +52,8 @@ uint32_t cover_next_row(struct cover_search *cs, const struct cover_row *r, size
 }
 
 /* What follows token t of row r at offset q, q after the token's start. */
-static int64_t after(struct cover_search *cs, const struct cover_row *r, uint32_t t,
-		     size_t q)
+static inline int64_t after(struct cover_search *cs, const struct cover_row *r, uint32_t t,
+			    size_t q)
 {
 	return t + 1 == r->f->ntok ? end_value(cs, r, q) : r->v[t * cs->stride + q];
 }

@@ -40,7 +40,7 @@ void cover_line_bytes(struct cover_search *cs, const char *msg, size_t n)
 }
 
 /* Add a visit of row i at offset p. */
-static void visit_at(struct cover_search *cs, size_t i, size_t p)
+static inline void visit_at(struct cover_search *cs, size_t i, size_t p)
 {
 	if (cs->nvisits == cs->visits_cap) {
 		cs->visits_cap = 2 * cs->visits_cap + 256;
@@ -90,7 +90,7 @@ static bool lit_occurs(struct cover_search *cs, uint64_t *dst, const uint64_t *s
 	return any != 0;
 }
 
-static void set_range(uint64_t *b, size_t from, size_t to)
+static inline void set_range(uint64_t *b, size_t from, size_t to)
 {
 	size_t w = from / 64, last = to / 64;
 	uint64_t lo_mask = ~0ULL << (from % 64), hi_mask = ~0ULL >> (63 - to % 64);
@@ -107,7 +107,7 @@ static void set_range(uint64_t *b, size_t from, size_t to)
 
 /* The next run of offsets set in b from p on, below lim: [*q1, *q2];
  * false when there is none. */
-static bool next_run(const uint64_t *b, size_t p, size_t lim, size_t *q1, size_t *q2)
+static inline bool next_run(const uint64_t *b, size_t p, size_t lim, size_t *q1, size_t *q2)
 {
 	size_t w, nw = (lim + 63) / 64;
 	uint64_t x;
