@@ -332,7 +332,7 @@ static void sweep(struct cover_search *cs, size_t nrows, const char *msg, size_t
 			cover_row_visits(cs, i, n, lo, false);
 		}
 		if (!cs->rows[i].dead)
-			cover_row_reset(cs, &cs->rows[i]);
+			cover_row_reset(cs, &cs->rows[i], lo);
 	}
 	cover_groups(cs, nrows);
 	for (p = 0; p <= n; p++)
@@ -396,7 +396,7 @@ static int64_t base_value(struct cover_search *cs, size_t i, const struct pi_ent
 	cs->base_grp = group_of(cs, cs->file_of[base - cs->all->idx->v], false);
 	r->grp = &cs->base_grp;
 	r->ngrp = cs->base_grp != UINT32_MAX;
-	cover_row_reset(cs, r);
+	cover_row_reset(cs, r, 0);
 	cs->nvisits = 0;
 	cover_row_visits(cs, i, n, lo, true);
 	if (r->dead)

@@ -225,7 +225,7 @@ void cover_start(struct cover_search *cs, size_t nrows, size_t tokens,
 		 uint32_t ntok, size_t n);
 void cover_row_init(struct cover_search *cs, struct cover_row *r, const struct fmt *f,
 		    uint32_t fmt, size_t *vals, size_t *toks);
-void cover_row_reset(struct cover_search *cs, struct cover_row *r);
+void cover_row_reset(struct cover_search *cs, struct cover_row *r, size_t lo);
 
 /* Count w units of work; the search stops once they are all spent. */
 static inline void cover_charge(struct cover_search *cs, unsigned long w)

@@ -389,15 +389,18 @@ void cover_row_init(struct cover_search *cs, struct cover_row *r, const struct f
 	r->coherent = r->near = 0;
 }
 
-/* Before a sweep over row r: no values yet, nothing folded. */
-void cover_row_reset(struct cover_search *cs, struct cover_row *r)
+/* Before a sweep over row r: no values yet, nothing folded. The row is
+ * visited from offset lo on and reads its values after its visits: those
+ * before lo are neither written nor read. */
+void cover_row_reset(struct cover_search *cs, struct cover_row *r, size_t lo)
 {
 	uint32_t t;
 
-	if (r->f->ntok > 1) {
+	if (r->f->ntok > 1)
 		cover_charge(cs, (r->f->ntok - 1) * cs->stride / 8);
-		memset(r->v, SCORE_FILL, (r->f->ntok - 1) * cs->stride * sizeof(*r->v));
-	}
+	for (t = 1; t < r->f->ntok; t++)
+		memset(r->v + (t - 1) * cs->stride + lo, SCORE_FILL,
+		       (cs->stride - lo) * sizeof(*r->v));
 	for (t = 0; t < r->f->ntok; t++) {
 		r->fold_pos[t] = cs->n + 1;
 		r->fold_max[t] = SCORE_NONE;
