@@ -691,6 +691,7 @@ void cover_free(struct cover_search *cs)
 	free(cs->grp_local);
 	free(cs->fmt_file_start);
 	free(cs->fmt_files);
+	free(cs->ent_file);
 	free(cs->row_grp);
 	free(cs->top);
 	free(cs->top_row);

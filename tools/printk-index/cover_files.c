@@ -53,6 +53,7 @@ void cover_files_init(struct cover_search *cs, const struct pi_index *idx)
 	/* the continuation entries are copies: found by their place again */
 	cs->fmt_file_start = xcalloc(m->nfmt + 1, sizeof(*cs->fmt_file_start));
 	cs->fmt_files = xcalloc(m->idx->n + 1, sizeof(*cs->fmt_files));
+	cs->ent_file = xcalloc(m->idx->n + 1, sizeof(*cs->ent_file));
 	for (k = 0, j = 0; k < m->nfmt; k++) {
 		cs->fmt_file_start[k] = j;
 		for (e = m->ent_start[k]; e < m->ent_start[k + 1]; e++) {
@@ -63,6 +64,7 @@ void cover_files_init(struct cover_search *cs, const struct pi_index *idx)
 			while (slot[s] && (strcmp(key[slot[s] - 1]->file, en->file) ||
 					   strcmp(key[slot[s] - 1]->module, en->module)))
 				s = (s + 1) & (nslot - 1);
+			cs->ent_file[e] = slot[s] ? slot[s] - 1 : UINT32_MAX;
 			if (!slot[s])
 				continue;	/* not a copy of an index entry */
 			f = slot[s] - 1;
@@ -180,17 +182,15 @@ uint32_t cover_near_base(struct cover_search *cs, uint32_t k,
 			 const struct pi_entry *base)
 {
 	const struct matcher *m = cs->cont;
-	uint32_t e;
+	uint32_t e, file;
 
 	if (!base)
 		return 0;
-	for (e = m->ent_start[k]; e < m->ent_start[k + 1]; e++) {
-		const struct pi_entry *ent = &m->idx->v[m->ents[e]];
-
-		if (!strcmp(ent->func, base->func) && !strcmp(ent->file, base->file) &&
-		    !strcmp(ent->module, base->module))
+	/* the file and module as their number first: most differ */
+	file = cs->file_of[base - cs->all->idx->v];
+	for (e = m->ent_start[k]; e < m->ent_start[k + 1]; e++)
+		if (cs->ent_file[e] == file && !strcmp(m->idx->v[m->ents[e]].func, base->func))
 			return 1;
-	}
 	return 0;
 }
 

@@ -91,6 +91,8 @@ struct cover_search {
 	 * the index, and per continuation format its files (cover_files.c) */
 	uint32_t *file_of, nfiles;
 	uint32_t *fmt_file_start, *fmt_files;
+	uint32_t *ent_file;		/* per cont->ents[] entry: its file's
+					 * number, UINT32_MAX if none */
 	/* this line's files, as groups: local numbers by stamp */
 	uint32_t *grp_stamp, *grp_local, line_stamp, ngrp, base_grp;
 	uint32_t *row_grp;
