@@ -413,6 +413,25 @@ static int64_t base_value(struct cover_search *cs, size_t i, const struct pi_ent
 	return v == SCORE_NONE ? v : v + r->weight;
 }
 
+/* base_value() of base, an entry of format k of cs->all, in row i: it
+ * remembers the base and the work counted, for chain_from_bases() to
+ * count it again rather than do it again when the tables still hold it. */
+static int64_t base_try(struct cover_search *cs, size_t i, const struct pi_entry *base,
+			uint32_t k, const char *msg, size_t n, size_t lo)
+{
+	struct cover_row *r = &cs->rows[i];
+	unsigned long before = cs->work;
+	int64_t v;
+
+	r->f = &cs->all->fmts[k];
+	r->fmt = k;
+	r->weight = score_of(says_where(r->f) ? r->f->lit_nonspace : 0, fmt_width(r->f), 1);
+	v = base_value(cs, i, base, msg, n, lo);
+	cs->last_base = base;
+	cs->last_base_work = before - cs->work;
+	return v;
+}
+
 /* The pieces of the best covering of msg[pos..n), appended to out. */
 static bool collect(struct cover_search *cs, const struct cover_row *prev, size_t pos,
 		    size_t n, const char *msg, struct chain *out)
@@ -577,6 +596,7 @@ static bool chain_from_bases(struct cover_search *cs, const char *msg, size_t n,
 	uint32_t count;
 	struct cover_row *r = NULL;
 
+	cs->last_base = NULL;
 	lo = bases_bounds(all, generic, n, &ntok);
 	if (lo >= n || n > CHAIN_LINE_MAX || !cs->work)
 		return false;
@@ -589,7 +609,6 @@ static bool chain_from_bases(struct cover_search *cs, const char *msg, size_t n,
 	}
 	for (h = 0; h < all->nhits; h++) {
 		uint32_t k = all->hits[h];
-		const struct fmt *f = &all->fmts[k];
 
 		if (!base_hit(all, h, generic))
 			continue;
@@ -609,10 +628,7 @@ static bool chain_from_bases(struct cover_search *cs, const char *msg, size_t n,
 		if (cover_near(cs, nrows, base) || !swept)
 			sweep(cs, nrows, msg, n, lo);
 		swept = base;
-		r->f = f;
-		r->fmt = k;
-		r->weight = score_of(says_where(f) ? f->lit_nonspace : 0, fmt_width(f), 1);
-		v = base_value(cs, nrows, base, msg, n, lo);
+		v = base_try(cs, nrows, base, k, msg, n, lo);
 		if (v == SCORE_NONE)
 			continue;
 		others += count;
@@ -633,9 +649,11 @@ static bool chain_from_bases(struct cover_search *cs, const char *msg, size_t n,
 		if (cover_near(cs, nrows, best_base) || generic)
 			sweep(cs, nrows, msg, n, lo);
 	}
-	r->f = &all->fmts[best_fmt];
-	r->fmt = best_fmt;
-	base_value(cs, nrows, best_base, msg, n, lo);
+	/* the best base tried last left its tables: the same work again */
+	if (cs->last_base == best_base && same_place(swept, best_base))
+		cover_charge(cs, cs->last_base_work);
+	else
+		base_try(cs, nrows, best_base, best_fmt, msg, n, lo);
 	end = cover_piece_end(cs, r, msg, 0);
 	first_piece(out, best_base, r->f, end, others);
 	if (!cs->work || end == 0 || end >= n || !collect(cs, r, end, n, msg, out) || !cs->work ||

@@ -125,6 +125,10 @@ struct cover_search {
 	bool *lits_ok;
 	uint64_t lits_have[4];		/* the bytes of the line */
 	unsigned long work;		/* bytes left to validate on this line */
+	/* the base whose row's tables base_try() filled last, and the work
+	 * it counted for them */
+	const struct pi_entry *last_base;
+	unsigned long last_base_work;
 };
 
 /*
