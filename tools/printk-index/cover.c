@@ -372,7 +372,8 @@ static void sweep(struct cover_search *cs, size_t nrows, const char *msg, size_t
 		cs->choice[p] = choice;
 		cs->sufmax[p] = best > cs->sufmax[p + 1] ? best : cs->sufmax[p + 1];
 		for (e = cs->head[p]; e >= 0; e = next[e])
-			if (!(cs->visit_row[e] & VISIT_FIRST))
+			if (!(cs->visit_row[e] & VISIT_FIRST) &&
+			    row_may_finish(&cs->rows[cs->visit_row[e]]))
 				cover_row_finish(cs, &cs->rows[cs->visit_row[e]], msg, p);
 	}
 }
@@ -407,7 +408,8 @@ static int64_t base_value(struct cover_search *cs, size_t i, const struct pi_ent
 			continue;
 		cover_charge(cs, CHAIN_WORK_TOKEN * r->f->ntok);
 		cover_row_step(cs, r, msg, p);
-		cover_row_finish(cs, r, msg, p);
+		if (row_may_finish(r))
+			cover_row_finish(cs, r, msg, p);
 	}
 	v = cover_row_step(cs, r, msg, 0);
 	return v == SCORE_NONE ? v : v + r->weight;

@@ -223,6 +223,14 @@ int64_t cover_token_value(struct cover_search *cs, struct cover_row *r, uint32_t
 			  const char *msg, size_t p, int64_t here, bool fold);
 int64_t cover_row_step(struct cover_search *cs, struct cover_row *r, const char *msg,
 		       size_t p);
+/* Can row r's piece end with tokens that print nothing, which
+ * cover_row_finish() then works out? Most end with one that prints
+ * something: asked before the call. */
+static inline bool row_may_finish(const struct cover_row *r)
+{
+	return r->f->ntok >= 2 && !r->f->rest_min[r->f->ntok - 1];
+}
+
 void cover_row_finish(struct cover_search *cs, struct cover_row *r, const char *msg,
 		      size_t p);
 size_t cover_piece_end(struct cover_search *cs, struct cover_row *r, const char *msg,

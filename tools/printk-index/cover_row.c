@@ -269,8 +269,7 @@ void cover_row_finish(struct cover_search *cs, struct cover_row *r, const char *
 	int64_t here;
 	uint32_t t;
 
-	/* most pieces end with a token that prints something */
-	if (f->ntok < 2 || f->rest_min[f->ntok - 1])
+	if (!row_may_finish(r))
 		return;
 	here = end_value(cs, r, p);
 	for (t = f->ntok; t-- > 1 && !f->rest_min[t];) {
