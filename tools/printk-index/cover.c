@@ -734,8 +734,7 @@ void cover_free(struct cover_search *cs)
 	free(cs->at_p);
 	free(cs->fold_pos);
 	free(cs->fold_max);
-	free(cs->run_pos);
-	free(cs->run_end);
+	free(cs->tok_cls);
 	free(cs->span_ends);
 	free(cs->sets);
 	free(cs->bytepos);

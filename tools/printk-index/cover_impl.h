@@ -64,7 +64,7 @@ struct cover_search {
 	int64_t *at_p;			/* piece_end()'s values at the start */
 	size_t *fold_pos;		/* per row token, see cover_row.c */
 	int64_t *fold_max;
-	size_t *run_pos, *run_end;
+	const uint64_t **tok_cls;
 	size_t tok_cap;
 	uint64_t *span_ends;		/* model_ends(): ends, then starts */
 	uint32_t *nonblank;		/* per offset: the first byte at or
@@ -206,9 +206,9 @@ struct cover_row {
 	 * fold_pos[t]..n, folded in as the sweep goes down */
 	size_t *fold_pos;
 	int64_t *fold_max;
-	/* per token: the end of the run of bytes of its class that starts
-	 * at run_pos[t] (see span_limit()) */
-	size_t *run_pos, *run_end;
+	/* per token: the line's offsets of its class, once looked up (see
+	 * span_limit()) */
+	const uint64_t **cls;
 };
 
 void cover_files_init(struct cover_search *cs, const struct pi_index *idx);
@@ -287,6 +287,31 @@ static inline bool any_span(const struct fmt_tok *tk)
 }
 
 /* ---- where rows are visited (cover_visit.c) ---- */
+
+/* The offsets of the line whose byte is in conversion tk's class, as a
+ * set of n / 64 + 1 words (the bits from n on clear); NULL for a class of
+ * every byte. Kept for the line, unless the table of classes is full:
+ * then valid until the next call (cover_class_kept()). */
+const uint64_t *cover_class_offsets(struct cover_search *cs, const struct fmt_tok *tk);
+
+static inline bool cover_class_kept(const struct cover_search *cs, const uint64_t *C)
+{
+	return C != cs->cls_bits + CLS_SLOTS * (cs->n / 64 + 1);
+}
+
+/* The first offset in [a, b) not in C (cover_class_offsets(); NULL:
+ * none), or b; b <= n, whose bit is clear, ends the search. */
+static inline size_t cover_class_end(const uint64_t *C, size_t a, size_t b)
+{
+	size_t w = a / 64;
+	uint64_t x;
+
+	if (!C || a >= b)
+		return b;
+	for (x = ~C[w] & (~0ULL << (a % 64)); !x; x = ~C[++w])
+		;
+	return w * 64 + __builtin_ctzll(x) < b ? w * 64 + __builtin_ctzll(x) : b;
+}
 
 /* A visit that tries the row's first token alone (visit_row[]'s flag). */
 #define VISIT_FIRST 0x80000000u

@@ -112,29 +112,23 @@ static bool span_ok(struct cover_search *cs, const struct fmt_tok *tk, const cha
 }
 
 /* The last offset a span of token t of row r from p may end at: its
- * length bound, the end of the line, or the first byte it can not print.
- * During the sweep (fold), p only goes down, so the run of class bytes
- * found for the last p is reused: each byte is looked at once. */
-static size_t span_limit(struct cover_search *cs, struct cover_row *r, uint32_t t,
-			 const char *msg, size_t p, bool fold)
+ * length bound, the end of the line, or the first byte it can not print,
+ * read from the line's offsets of its class (cover_class_offsets(), kept
+ * for the row's sweep in r->cls[t]). */
+static size_t span_limit(struct cover_search *cs, struct cover_row *r, uint32_t t, size_t p)
 {
 	const struct fmt_tok *tk = &r->f->tok[t];
-	size_t n = cs->n, hi = tk->max != FMT_INF && n - p > tk->max ? p + tk->max : n, q;
+	size_t n = cs->n, hi = tk->max != FMT_INF && n - p > tk->max ? p + tk->max : n;
+	const uint64_t *C = r->cls[t];
 
 	if (tk->cls_all)
 		return hi;
-	if (!fold || (r->run_pos[t] < p && r->run_pos[t] <= n)) {
-		for (q = p; q < hi && cls_has(tk->cls, (unsigned char)msg[q]); q++)
-			;
-		return q;
+	if (!C) {
+		C = cover_class_offsets(cs, tk);
+		if (cover_class_kept(cs, C))
+			r->cls[t] = C;
 	}
-	if (r->run_pos[t] > n)
-		r->run_pos[t] = r->run_end[t] = n;	/* first use */
-	for (q = r->run_pos[t]; q > p; q--)
-		if (!cls_has(tk->cls, (unsigned char)msg[q - 1]))
-			r->run_end[t] = q - 1;
-	r->run_pos[t] = p;
-	return r->run_end[t] < hi ? r->run_end[t] : hi;
+	return cover_class_end(C, p, hi);
 }
 
 /*
@@ -203,7 +197,7 @@ int64_t cover_token_value(struct cover_search *cs, struct cover_row *r, uint32_t
 			v = nv;
 		return v;
 	}
-	hi = span_limit(cs, r, t, msg, p, fold);
+	hi = span_limit(cs, r, t, p);
 	if (tk->kind == TK_ERE && model_ends(cs, tk, msg, p, hi)) {
 		for (q = p + tk->min; (q = next_end(cs, p, q, hi)) != SIZE_MAX; q++)
 			if ((nv = next_at(cs, r, t, q, p, here)) > v)
@@ -308,7 +302,7 @@ size_t cover_piece_end(struct cover_search *cs, struct cover_row *r, const char 
 			want = after(cs, r, t, x);
 			continue;
 		}
-		hi = any_span(tk) ? n : span_limit(cs, r, t, msg, x, false);
+		hi = any_span(tk) ? n : span_limit(cs, r, t, x);
 		if (!any_span(tk) && model_ends(cs, tk, msg, x, hi)) {
 			for (q = x + tk->min; (q = next_end(cs, x, q, hi)) != SIZE_MAX; q++)
 				if (next_at(cs, r, t, q, x, here) == want)
@@ -347,8 +341,7 @@ void cover_start(struct cover_search *cs, size_t nrows, size_t tokens,
 		cs->at_p = xreallocarray(cs->at_p, cs->tok_cap, sizeof(*cs->at_p));
 		cs->fold_pos = xreallocarray(cs->fold_pos, cs->tok_cap, sizeof(*cs->fold_pos));
 		cs->fold_max = xreallocarray(cs->fold_max, cs->tok_cap, sizeof(*cs->fold_max));
-		cs->run_pos = xreallocarray(cs->run_pos, cs->tok_cap, sizeof(*cs->run_pos));
-		cs->run_end = xreallocarray(cs->run_end, cs->tok_cap, sizeof(*cs->run_end));
+		cs->tok_cls = xreallocarray(cs->tok_cls, cs->tok_cap, sizeof(*cs->tok_cls));
 	}
 	if (cs->sets_cap < (ntok + 5) * (stride / 64 + 1)) {
 		cs->sets_cap = (ntok + 5) * (stride / 64 + 1);
@@ -378,8 +371,7 @@ void cover_row_init(struct cover_search *cs, struct cover_row *r, const struct f
 	r->v = cs->vals + *vals;
 	r->fold_pos = cs->fold_pos + *toks;
 	r->fold_max = cs->fold_max + *toks;
-	r->run_pos = cs->run_pos + *toks;
-	r->run_end = cs->run_end + *toks;
+	r->cls = cs->tok_cls + *toks;
 	*vals += (f->ntok ? f->ntok - 1 : 0) * cs->stride;
 	*toks += f->ntok;
 	r->end = f->open_end ? cs->best : cs->fin;
@@ -403,6 +395,6 @@ void cover_row_reset(struct cover_search *cs, struct cover_row *r, size_t lo)
 	for (t = 0; t < r->f->ntok; t++) {
 		r->fold_pos[t] = cs->n + 1;
 		r->fold_max[t] = SCORE_NONE;
-		r->run_pos[t] = SIZE_MAX;
+		r->cls[t] = NULL;
 	}
 }

@@ -130,13 +130,9 @@ static inline bool next_run(const uint64_t *b, size_t p, size_t lim, size_t *q1,
 	return true;
 }
 
-/*
- * The offsets of msg[0..n) whose byte is in class cls, as a set of
- * n / 64 + 1 words (the bits from n on clear): the bytes' offsets ORed,
- * once a line per class (the rows' conversions share a few classes,
- * "%d"'s, "%x"'s...); NULL for a class of every byte.
- */
-static const uint64_t *class_offsets(struct cover_search *cs, const struct fmt_tok *tk)
+/* The class's offsets (cover_impl.h): the offsets of its bytes ORed, once
+ * a line per class (the rows' conversions share a few, "%d"'s, "%x"'s). */
+const uint64_t *cover_class_offsets(struct cover_search *cs, const struct fmt_tok *tk)
 {
 	const uint64_t *cls = tk->cls;
 	size_t nw = cs->n / 64 + 1, k, j, s;
@@ -170,20 +166,6 @@ static const uint64_t *class_offsets(struct cover_search *cs, const struct fmt_t
 				b[j] |= cs->bytepos[c * nw + j];
 		}
 	return b;
-}
-
-/* The first offset in [a, b) not in C (class_offsets(); NULL: none),
- * or b; b <= n, whose bit is clear, ends the search. */
-static inline size_t class_end(const uint64_t *C, size_t a, size_t b)
-{
-	size_t w = a / 64;
-	uint64_t x;
-
-	if (!C || a >= b)
-		return b;
-	for (x = ~C[w] & (~0ULL << (a % 64)); !x; x = ~C[++w])
-		;
-	return w * 64 + __builtin_ctzll(x) < b ? w * 64 + __builtin_ctzll(x) : b;
 }
 
 /* The first offset in [a, b) in C (not NULL), or b. */
@@ -237,12 +219,12 @@ static inline size_t next_group(const uint64_t *C, size_t b, size_t q2, uint32_t
  * span that ends at an offset of src. An end q takes the starts from
  * max(R, q - max) to q - min, R the start of the run of class bytes that
  * ends at q: over the ends of a run of src that have the same R, that is
- * one range. R only moves up: the class offsets (class_offsets()) give
+ * one range. R only moves up: the class offsets (cover_class_offsets()) give
  * it and the runs a word at a time. */
 static void conv_starts(struct cover_search *cs, uint64_t *dst, const uint64_t *src,
 			const struct fmt_tok *tk, size_t n, size_t start)
 {
-	const uint64_t *C = class_offsets(cs, tk);
+	const uint64_t *C = cover_class_offsets(cs, tk);
 	size_t q1, q2, a, b, e, R = start, scan = start, from, to;
 
 	for (q2 = start; next_run(src, q2, n + 1, &q1, &q2); q2++) {
@@ -253,7 +235,7 @@ static void conv_starts(struct cover_search *cs, uint64_t *dst, const uint64_t *
 			if (scan < a && (e = class_last_out(C, scan, a)) != SIZE_MAX)
 				R = e + 1;
 			/* the ends a..b share it */
-			b = class_end(C, a, q2);
+			b = cover_class_end(C, a, q2);
 			scan = b;
 			if (b - R < tk->min)
 				continue;
@@ -281,7 +263,7 @@ static void conv_starts(struct cover_search *cs, uint64_t *dst, const uint64_t *
 static void conv_ends(struct cover_search *cs, uint64_t *dst, const uint64_t *src,
 		      const struct fmt_tok *tk, size_t n, size_t start)
 {
-	const uint64_t *C = class_offsets(cs, tk);
+	const uint64_t *C = cover_class_offsets(cs, tk);
 	size_t p1, p2, a, b, E = 0, from_e = SIZE_MAX, last, from, to;
 
 	for (p2 = start; next_run(src, p2, n + 1, &p1, &p2); p2++) {
@@ -290,7 +272,7 @@ static void conv_ends(struct cover_search *cs, uint64_t *dst, const uint64_t *sr
 			/* E for the start a (the last one holds from
 			 * from_e to E) */
 			if (from_e > a || a > E) {
-				E = class_end(C, a, n);
+				E = cover_class_end(C, a, n);
 				from_e = a;
 			}
 			b = E < p2 ? E : p2;
