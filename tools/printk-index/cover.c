@@ -497,6 +497,10 @@ static bool file_literals_in(struct cover_search *cs, uint32_t file, const char 
 	if (cs->lits_stamp[file] == cs->lits_line)
 		return cs->lits_ok[file];
 	cs->lits_stamp[file] = cs->lits_line;
+	if (!cs->lits_have_ok) {	/* the line's bytes, once it has a generic base */
+		fmt_bytes(msg, n, cs->lits_have);
+		cs->lits_have_ok = true;
+	}
 	for (j = cs->spec_start[file]; j < cs->spec_start[file + 1]; j++)
 		if (literals_in(&cs->cont->fmts[cs->spec_fmts[j]], cs->lits_have, msg, n))
 			return cs->lits_ok[file] = true;
@@ -677,7 +681,7 @@ bool cover_after_base(struct cover_search *cs, const char *msg, size_t n, int le
 		memset(cs->lits_stamp, 0, (cs->nfiles + 1) * sizeof(*cs->lits_stamp));
 		cs->lits_line = 1;
 	}
-	fmt_bytes(msg, n, cs->lits_have);
+	cs->lits_have_ok = false;
 	return chain_from_bases(cs, msg, n, level, false, out) ||
 	       (cs->ngen && chain_from_bases(cs, msg, n, level, true, out));
 }

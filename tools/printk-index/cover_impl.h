@@ -123,7 +123,8 @@ struct cover_search {
 	/* per file, file_literals_in()'s answer for line lits_line */
 	uint32_t *lits_stamp, lits_line;
 	bool *lits_ok;
-	uint64_t lits_have[4];		/* the bytes of the line */
+	uint64_t lits_have[4];		/* the bytes of the line, */
+	bool lits_have_ok;		/* once worked out */
 	unsigned long work;		/* bytes left to validate on this line */
 	/* the base whose row's tables base_try() filled last, and the work
 	 * it counted for them */
