@@ -485,6 +485,35 @@ bool ere_fullmatch(const struct ere *re, const unsigned char *s, size_t n)
 	return false;
 }
 
+/* Is any bit set past word 0 of a set of nw words? */
+static bool bits_after_first(const uint64_t *set, size_t nw)
+{
+	size_t w;
+
+	for (w = 1; w < nw; w++)
+		if (set[w])
+			return true;
+	return false;
+}
+
+/* ere_reach() from the one start 0: the DFA walked once, the same ends
+ * and the same work (a step a byte consumed while a state is alive). */
+static void dfa_reach(const struct ere *re, const unsigned char *s, size_t lim, uint64_t *ends,
+		      unsigned long *work)
+{
+	uint32_t st = 1, nbc = re->nbc;
+	size_t pos;
+
+	for (pos = 0; st; pos++) {
+		if (re->dfa_accept[st])
+			ends[pos / 64] |= 1ULL << (pos % 64);
+		if (pos == lim)
+			break;
+		(*work)++;
+		st = re->dfa[st * nbc + re->bytecls[s[pos]]];
+	}
+}
+
 bool ere_reach(const struct ere *re, const unsigned char *s, size_t n,
 	       const uint64_t *starts, size_t lim, uint64_t *ends,
 	       unsigned long *work)
@@ -497,6 +526,10 @@ bool ere_reach(const struct ere *re, const unsigned char *s, size_t n,
 		return false;
 	if (lim > n)
 		lim = n;
+	if (re->dfa && starts[0] == 1 && !bits_after_first(starts, n / 64 + 1)) {
+		dfa_reach(re, s, lim, ends, work);
+		return true;
+	}
 	memset(cur, 0, sizeof(cur));
 	for (pos = 0; pos <= lim; pos++) {
 		if (starts[pos / 64] >> (pos % 64) & 1)
