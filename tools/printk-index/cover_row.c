@@ -99,15 +99,19 @@ static int64_t after_max(struct cover_search *cs, struct cover_row *r, uint32_t 
 	return r->fold_max[t];
 }
 
-/* Can token tk print msg[p..q)? Counts the bytes validated. */
+/* Can token tk print msg[p..q)? Counts the bytes validated. The ends q
+ * asked of one start p only grow: a conversion with a DFA has it walked
+ * once (cur), not each span read from p. */
 static bool span_ok(struct cover_search *cs, const struct fmt_tok *tk, const char *msg,
-		    size_t p, size_t q)
+		    size_t p, size_t q, struct ere_cursor *cur)
 {
 	if (cs->work < (q - p) / 8 + 1) {
 		cs->work = 0;
 		return false;
 	}
 	cs->work -= (q - p) / 8 + 1;
+	if (tk->kind != TK_WILD && tk->ere && tk->ere->dfa)
+		return ere_cursor_accepts(tk->ere, cur, (const unsigned char *)msg + p, q - p);
 	return fmt_tok_accepts_span(tk, msg + p, q - p);
 }
 
@@ -177,6 +181,7 @@ int64_t cover_token_value(struct cover_search *cs, struct cover_row *r, uint32_t
 	const struct fmt_tok *tk = &f->tok[t];
 	size_t n = cs->n, q, hi;
 	int64_t v = SCORE_NONE, nv;
+	struct ere_cursor cur;
 	bool star = false;
 	int tail_ok = -1;
 
@@ -212,6 +217,7 @@ int64_t cover_token_value(struct cover_search *cs, struct cover_row *r, uint32_t
 			q = cs->nonblank[p] + 1;
 		star = tk->width == W_STAR;
 	}
+	ere_cursor_start(&cur);
 	for (; q <= hi && cs->work; q++) {
 		cover_charge(cs, CHAIN_WORK_SPAN);
 		if (star && msg[q - 1] != ' ')
@@ -224,10 +230,10 @@ int64_t cover_token_value(struct cover_search *cs, struct cover_row *r, uint32_t
 		 * blanks after the first of a run say what it said */
 		if (star && msg[q - 1] == ' ') {
 			if (tail_ok < 0)
-				tail_ok = span_ok(cs, tk, msg, p, q);
+				tail_ok = span_ok(cs, tk, msg, p, q, &cur);
 			if (tail_ok)
 				v = nv;
-		} else if (span_ok(cs, tk, msg, p, q)) {
+		} else if (span_ok(cs, tk, msg, p, q, &cur)) {
 			v = nv;
 		}
 	}

@@ -89,6 +89,31 @@ bool ere_reach(const struct ere *re, const unsigned char *s, size_t n,
 bool ere_starts(const struct ere *re, const unsigned char *s, size_t n,
 		bool any_end, uint64_t *out);
 
+/*
+ * Whole-match questions of the spans s[0..e) of one start as e grows,
+ * for a program with a DFA: the DFA walked once, where ere_fullmatch()
+ * reads each span from its start. The state after s[0..at).
+ */
+struct ere_cursor {
+	size_t at;
+	uint32_t st;
+};
+
+static inline void ere_cursor_start(struct ere_cursor *c)
+{
+	c->at = 0;
+	c->st = 1;
+}
+
+/* Does s[0..e) match? e no lower than the last one asked. */
+static inline bool ere_cursor_accepts(const struct ere *re, struct ere_cursor *c,
+				      const unsigned char *s, size_t e)
+{
+	for (; c->at < e && c->st; c->at++)
+		c->st = re->dfa[c->st * re->nbc + re->bytecls[s[c->at]]];
+	return c->st && re->dfa_accept[c->st];
+}
+
 /* Does some prefix of s[0..n) match? 1 yes, 0 no, -1 no NFA tables. */
 int ere_prefix(const struct ere *re, const unsigned char *s, size_t n);
 
