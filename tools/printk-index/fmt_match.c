@@ -123,11 +123,11 @@ struct fwd_scan {
 
 static bool scan_hit(const struct fmt_tok *t, unsigned char c, enum scan_kind k)
 {
-	return k == SCAN_DIGIT ? fmt_is_digit(t, c) : !t->cls_all && !cls_has(t->cls, c);
+	return k == SCAN_DIGIT ? fmt_is_digit(t, c) : !cls_has(t->cls, c);
 }
 
 /* The first byte of kind k in m[p..hi), or hi; p no lower than the last
- * p asked of s. */
+ * p asked of s. SCAN_BAD only for a t that does not print every byte. */
 static size_t scan_next(const struct fmt_tok *t, const unsigned char *m, struct fwd_scan *s,
 			enum scan_kind k, size_t p, size_t hi)
 {
@@ -152,7 +152,7 @@ static bool past_first_digit(const struct fmt_tok *t, const unsigned char *m,
 {
 	size_t d = scan_next(t, m, dig, SCAN_DIGIT, p, hi);
 
-	if (d == hi || scan_next(t, m, bad, SCAN_BAD, p, d) < d)
+	if (d == hi || (!t->cls_all && scan_next(t, m, bad, SCAN_BAD, p, d) < d))
 		return false;
 	if (*lo < d + 1)
 		*lo = d + 1;
@@ -296,7 +296,8 @@ static bool spans(const struct fmt_tok *t, const unsigned char *m, size_t n,
 			continue;
 		}
 		/* the span stops at the first byte it can not print */
-		hi = scan_next(t, m, &bad, SCAN_BAD, p, hi);
+		if (!t->cls_all)
+			hi = scan_next(t, m, &bad, SCAN_BAD, p, hi);
 		*work += hi - p + 1;
 		/* a number's span holds a digit: none ends before the first
 		 * (blanks alone are no number, however many) */
