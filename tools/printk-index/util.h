@@ -66,10 +66,6 @@ static inline void sbuf_addc(struct sbuf *b, char c)
 void sbuf_reset(struct sbuf *b);
 void sbuf_free(struct sbuf *b);
 
-/* The value of a hexadecimal digit (either case), or -1. */
-/* FNV-1a over n bytes, continuing from h (FNV_OFFSET to start). */
-#define FNV_OFFSET 1469598103934665603ULL
-
 /* memmem() for the short needles and lines here: memchr + memcmp (glibc's
  * memmem() sets up a two-way search on every call, several times the cost
  * of finding a needle of a few bytes in a log line). */
@@ -90,6 +86,9 @@ static inline const char *mem_find(const char *h, size_t hn, const char *nd, siz
 	return NULL;
 }
 
+/* FNV-1a over n bytes, continuing from h (FNV_OFFSET to start). */
+#define FNV_OFFSET 1469598103934665603ULL
+
 static inline uint64_t fnv1a(uint64_t h, const void *p, size_t n)
 {
 	const unsigned char *s = p;
@@ -102,6 +101,7 @@ static inline uint64_t fnv1a(uint64_t h, const void *p, size_t n)
 	return h;
 }
 
+/* The value of a hexadecimal digit (either case), or -1. */
 static inline int hex_digit_value(char c)
 {
 	if (c >= '0' && c <= '9')
