@@ -217,7 +217,7 @@ int64_t cover_token_value(struct cover_search *cs, struct cover_row *r, uint32_t
 			q = cs->nonblank[p] + 1;
 		star = tk->width == W_STAR;
 	}
-	ere_cursor_start(&cur);
+	ere_cursor_start(&cur, 0);
 	for (; q <= hi && cs->work; q++) {
 		cover_charge(cs, CHAIN_WORK_SPAN);
 		if (star && msg[q - 1] != ' ')

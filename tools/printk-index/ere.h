@@ -90,18 +90,21 @@ bool ere_starts(const struct ere *re, const unsigned char *s, size_t n,
 		bool any_end, uint64_t *out);
 
 /*
- * Whole-match questions of the spans s[0..e) of one start as e grows,
- * for a program with a DFA: the DFA walked once, where ere_fullmatch()
- * reads each span from its start. The state after s[0..at).
+ * Whole-match questions of many spans with one side in common, for a
+ * program with a DFA: the DFA walked once, where ere_fullmatch() reads
+ * each span again. Forwards, the spans s[0..e) of one start as e grows:
+ * the state after s[0..at). Back, the spans s[p..end) of one end as p
+ * goes down, by the reversed language's DFA: the state after s[at..end).
  */
 struct ere_cursor {
 	size_t at;
 	uint32_t st;
 };
 
-static inline void ere_cursor_start(struct ere_cursor *c)
+/* at: 0 forwards, the spans' end back */
+static inline void ere_cursor_start(struct ere_cursor *c, size_t at)
 {
-	c->at = 0;
+	c->at = at;
 	c->st = 1;
 }
 
@@ -112,6 +115,15 @@ static inline bool ere_cursor_accepts(const struct ere *re, struct ere_cursor *c
 	for (; c->at < e && c->st; c->at++)
 		c->st = re->dfa[c->st * re->nbc + re->bytecls[s[c->at]]];
 	return c->st && re->dfa_accept[c->st];
+}
+
+/* Does s[p..end) match (re->rdfa)? p no higher than the last one asked. */
+static inline bool ere_cursor_accepts_back(const struct ere *re, struct ere_cursor *c,
+					   const unsigned char *s, size_t p)
+{
+	while (c->at > p && c->st)
+		c->st = re->rdfa[c->st * re->nbc + re->bytecls[s[--c->at]]];
+	return c->st && re->rdfa_accept[c->st];
 }
 
 /* Does some prefix of s[0..n) match? 1 yes, 0 no, -1 no NFA tables. */

@@ -201,30 +201,27 @@ static size_t last_digit_before(const struct fmt_tok *t, const unsigned char *m,
 }
 
 /*
- * A conversion's spans from one start p, read by its DFA once, where
- * fmt_tok_span_ok() reads m[p..e) again for each end e: the state after
- * m[p..at). Or, back, the spans to one end e from the starts below it, by
- * the reversed model's DFA: the state after m[at..e). A dead state ends
- * every longer span too. A conversion with no such DFA (a model too wide
- * for one) has each span read on its own.
+ * A conversion's spans from one start p, read by its DFA once as their
+ * ends grow, where fmt_tok_span_ok() reads m[p..e) again for each end e;
+ * or, back, the spans to one end from the starts below it, by the
+ * reversed model's DFA (struct ere_cursor). A dead state ends every
+ * longer span too. A conversion with no such DFA (a model too wide for
+ * one) has each span read on its own.
  */
 struct span_walk {
-	const struct ere *re;
-	const uint16_t *dfa;	/* NULL: none */
-	const uint8_t *accept;
-	size_t at;
-	uint32_t st;
+	const struct ere *re;	/* NULL: no DFA that way */
+	struct ere_cursor c;
 	bool back;
 };
 
-static void walk_start(struct span_walk *w, const struct fmt_tok *t, size_t at, bool back)
+/* end: the spans' end, for a walk back */
+static void walk_start(struct span_walk *w, const struct fmt_tok *t, size_t end, bool back)
 {
 	w->re = t->kind != TK_WILD ? t->ere : NULL;
-	w->dfa = !w->re ? NULL : back ? w->re->rdfa : w->re->dfa;
-	w->accept = !w->dfa ? NULL : back ? w->re->rdfa_accept : w->re->dfa_accept;
-	w->at = at;
-	w->st = 1;
+	if (w->re && !(back ? w->re->rdfa : w->re->dfa))
+		w->re = NULL;
 	w->back = back;
+	ere_cursor_start(&w->c, back ? end : 0);
 }
 
 /* Is m[p..e) a span of t? The end (back: the start) moves one way only,
@@ -232,28 +229,22 @@ static void walk_start(struct span_walk *w, const struct fmt_tok *t, size_t at, 
 static bool walk_to(struct span_walk *w, const struct fmt_tok *t, const unsigned char *m,
 		    size_t p, size_t e, unsigned long *work)
 {
-	const struct ere *re = w->re;
-
-	if (!w->dfa) {
+	if (!w->re) {
 		*work += e - p;
 		return fmt_tok_span_ok(t, m + p, e - p);
 	}
 	if (w->back) {
-		*work += w->at - p + 1;
-		while (w->at > p && w->st)
-			w->st = w->dfa[w->st * re->nbc + re->bytecls[m[--w->at]]];
-	} else {
-		*work += e - w->at + 1;
-		for (; w->at < e && w->st; w->at++)
-			w->st = w->dfa[w->st * re->nbc + re->bytecls[m[w->at]]];
+		*work += w->c.at - p + 1;
+		return ere_cursor_accepts_back(w->re, &w->c, m, p);
 	}
-	return w->st && w->accept[w->st];
+	*work += e - p - w->c.at + 1;
+	return ere_cursor_accepts(w->re, &w->c, m + p, e - p);
 }
 
 /* No span reaches further: the DFA died. */
 static bool walk_dead(const struct span_walk *w)
 {
-	return w->dfa && !w->st;
+	return w->re && !w->c.st;
 }
 
 /* One conversion from every start position: validate each span. */
@@ -303,7 +294,7 @@ static bool spans(const struct fmt_tok *t, const unsigned char *m, size_t n,
 		 * (blanks alone are no number, however many) */
 		if (t->needs_digit && !past_first_digit(t, m, &dig, &bad, p, hi, &lo))
 			continue;
-		walk_start(&w, t, p, false);
+		walk_start(&w, t, 0, false);
 		for (e = lo; e <= hi; e++) {
 			/* only where the next literal can start */
 			if ((c0 >= 0 && m[e] != c0) || bit_has(nxt, e))
@@ -405,7 +396,7 @@ static enum fmt_result last_conv_prefix(const struct fmt_tok *t, const unsigned 
 			continue;
 		if (t->needs_digit && !past_first_digit(t, m, &dig, &bad, p, hi, &lo))
 			continue;
-		walk_start(&w, t, p, false);
+		walk_start(&w, t, 0, false);
 		for (e = lo; e <= hi; e++) {
 			if (e > p + t->min && !t->cls_all && !cls_has(t->cls, m[e - 1]))
 				break;
@@ -687,7 +678,7 @@ static bool greedy_full(const struct fmt *f, const unsigned char *m, size_t n)
 			return false;	/* "%d%s": dp_match() splits them */
 		lit = (const unsigned char *)f->lit + f->tok[k + 1].lit_off;
 		len = f->tok[k + 1].lit_len;
-		walk_start(&w, t, pos, false);
+		walk_start(&w, t, 0, false);
 		for (;; e++) {
 			if (e > hi || n - e < len)
 				return false;

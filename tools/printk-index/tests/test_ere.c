@@ -111,12 +111,11 @@ static size_t starts_differ(const struct ere *re, const char *s, size_t n)
  * whole match. */
 static size_t reverse_differs(const struct ere *re, const char *s, size_t n)
 {
-	uint32_t st = 1;
-	bool whole = ere_fullmatch(re, (const unsigned char *)s, n);
+	struct ere_cursor c;
 
-	while (n && st)
-		st = re->rdfa[st * re->nbc + re->bytecls[(unsigned char)s[--n]]];
-	return (st && re->rdfa_accept[st]) != whole;
+	ere_cursor_start(&c, n);
+	return ere_cursor_accepts_back(re, &c, (const unsigned char *)s, 0) !=
+	       ere_fullmatch(re, (const unsigned char *)s, n);
 }
 
 /* ere_reach() from the one start 0 (the forward DFA walked once, or the
