@@ -247,6 +247,34 @@ static bool walk_dead(const struct span_walk *w)
 	return w->re && !w->c.st;
 }
 
+/*
+ * The spans that end at e: the first start of cur, from hi_p down to
+ * lo_p over bytes t prints, from which m[p..e) is a span of t (read back
+ * once from e), or SIZE_MAX; SIZE_MAX too once the work passes the
+ * budget.
+ */
+static inline size_t start_to(const struct fmt_tok *t, const unsigned char *m, const uint64_t *cur,
+			      size_t lo_p, size_t hi_p, size_t e, unsigned long *work)
+{
+	struct span_walk w;
+	size_t p;
+
+	walk_start(&w, t, e, true);
+	for (p = hi_p;; p--) {
+		if (p != hi_p && !t->cls_all && !cls_has(t->cls, m[p]))
+			break;
+		if (bit_has(cur, p)) {
+			if (walk_to(&w, t, m, p, e, work))
+				return p;
+			if (*work > FMT_MAX_WORK || walk_dead(&w))
+				break;
+		}
+		if (p == lo_p)
+			break;
+	}
+	return SIZE_MAX;
+}
+
 /* One conversion from every start position: validate each span. */
 static bool spans(const struct fmt_tok *t, const unsigned char *m, size_t n,
 		  const uint64_t *cur, uint64_t *nxt, size_t first, size_t lim,
@@ -324,9 +352,8 @@ static bool spans_back(const struct fmt_tok *t, const unsigned char *m, size_t n
 		       const uint64_t *cur, uint64_t *nxt, size_t first, size_t lim,
 		       size_t elo, const uint64_t *stop, unsigned long *work)
 {
-	size_t nw = n / 64 + 1, e, p, lo_p, hi_p, k, rd = SIZE_MAX, last_bad = 0;
+	size_t nw = n / 64 + 1, e, lo_p, hi_p, k, rd = SIZE_MAX, last_bad = 0;
 	struct back_scan scan = { 0, SIZE_MAX, false };
-	struct span_walk w;
 	bool any = false;
 
 	e = first + t->min;
@@ -352,21 +379,9 @@ static bool spans_back(const struct fmt_tok *t, const unsigned char *m, size_t n
 			if (hi_p > k)
 				hi_p = k;
 		}
-		walk_start(&w, t, e, true);
-		for (p = hi_p;; p--) {
-			if (p < e && p != hi_p && !t->cls_all && !cls_has(t->cls, m[p]))
-				break;
-			if (bit_has(cur, p)) {
-				if (walk_to(&w, t, m, p, e, work)) {
-					bit_set(nxt, e);
-					any = true;
-					break;
-				}
-				if (walk_dead(&w))
-					break;
-			}
-			if (p == lo_p)
-				break;
+		if (start_to(t, m, cur, lo_p, hi_p, e, work) != SIZE_MAX) {
+			bit_set(nxt, e);
+			any = true;
 		}
 		if (*work > FMT_MAX_WORK)
 			return false;
@@ -423,7 +438,6 @@ static enum fmt_result last_conv(const struct fmt *f, const struct fmt_tok *t,
 	const unsigned char *m = (const unsigned char *)l->msg;
 	size_t n = l->n, nw = n / 64 + 1, p, e, lo_p, hi_p, w;
 	const uint64_t *sfx;
-	struct span_walk walk;
 	bool full;
 
 	if (t->kind == TK_ERE && (sfx = fmt_line_ere_suffix(l, t->ere))) {
@@ -456,21 +470,10 @@ static enum fmt_result last_conv(const struct fmt *f, const struct fmt_tok *t,
 				hi_p = p;
 		}
 		if (full) {
-			walk_start(&walk, t, n, true);
-			for (p = hi_p;; p--) {
-				if (p != hi_p && !t->cls_all && !cls_has(t->cls, m[p]))
-					break;
-				if (bit_has(cur, p)) {
-					if (walk_to(&walk, t, m, p, n, work))
-						return FMT_FULL;
-					if (*work > FMT_MAX_WORK)
-						return FMT_NOMATCH;
-					if (walk_dead(&walk))
-						break;
-				}
-				if (p == lo_p)
-					break;
-			}
+			if (start_to(t, m, cur, lo_p, hi_p, n, work) != SIZE_MAX)
+				return FMT_FULL;
+			if (*work > FMT_MAX_WORK)
+				return FMT_NOMATCH;
 		}
 	}
 	if (!f->open_end)
