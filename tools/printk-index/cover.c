@@ -146,6 +146,16 @@ static size_t cover_cands(struct cover_search *cs, size_t len, const struct pi_e
 	return nrows;
 }
 
+/* The line's bytes (cs->bytes_seen), once a line: the rows' facts and
+ * the generic bases' literals both ask. */
+static void line_bytes(struct cover_search *cs, const char *msg, size_t n)
+{
+	if (!cs->bytes_ready) {
+		fmt_bytes(msg, n, cs->bytes_seen);
+		cs->bytes_ready = true;
+	}
+}
+
 /* What the rows of a line share, once a line: its bytes' offsets
  * (cover_line_bytes()), its blanks, and what a closed piece may be
  * followed by, the end of the line. After cover_start(). */
@@ -153,6 +163,7 @@ static void cover_line_facts(struct cover_search *cs, const char *msg, size_t n)
 {
 	size_t k;
 
+	line_bytes(cs, msg, n);
 	cover_line_bytes(cs, msg, n);
 	cs->nonblank[n] = n;
 	for (k = n; k-- > 0;)
@@ -497,12 +508,9 @@ static bool file_literals_in(struct cover_search *cs, uint32_t file, const char 
 	if (cs->lits_stamp[file] == cs->lits_line)
 		return cs->lits_ok[file];
 	cs->lits_stamp[file] = cs->lits_line;
-	if (!cs->lits_have_ok) {	/* the line's bytes, once it has a generic base */
-		fmt_bytes(msg, n, cs->lits_have);
-		cs->lits_have_ok = true;
-	}
+	line_bytes(cs, msg, n);
 	for (j = cs->spec_start[file]; j < cs->spec_start[file + 1]; j++)
-		if (literals_in(&cs->cont->fmts[cs->spec_fmts[j]], cs->lits_have, msg, n))
+		if (literals_in(&cs->cont->fmts[cs->spec_fmts[j]], cs->bytes_seen, msg, n))
 			return cs->lits_ok[file] = true;
 	return cs->lits_ok[file] = false;
 }
@@ -676,12 +684,12 @@ bool cover_after_base(struct cover_search *cs, const char *msg, size_t n, int le
 {
 	cs->work = CHAIN_WORK_MAX;	/* for the line, whatever the bases */
 	cs->line_ready = false;
+	cs->bytes_ready = false;
 	cs->have_lo = SIZE_MAX;
 	if (++cs->lits_line == 0) {	/* wrapped: forget old stamps */
 		memset(cs->lits_stamp, 0, (cs->nfiles + 1) * sizeof(*cs->lits_stamp));
 		cs->lits_line = 1;
 	}
-	cs->lits_have_ok = false;
 	return chain_from_bases(cs, msg, n, level, false, out) ||
 	       (cs->ngen && chain_from_bases(cs, msg, n, level, true, out));
 }
@@ -759,6 +767,7 @@ bool cover_pieces(struct cover_search *cs, const char *msg, size_t n, struct cha
 		return false;
 	cs->work = CHAIN_WORK_MAX;
 	cs->line_ready = false;
+	cs->bytes_ready = false;
 	cs->have_lo = SIZE_MAX;
 	nrows = cover_rows(cs, msg, n, 0, NULL, NULL);
 	cover_near(cs, nrows, NULL);

@@ -118,13 +118,12 @@ struct cover_search {
 	/* this line's facts (nonblank[], lastnb[], bytepos, fin[]) are
 	 * there; have[] holds the bytes of msg[have_lo..n) */
 	bool line_ready;
+	bool bytes_ready;		/* bytes_seen holds the line's bytes */
 	size_t have_lo;
 	uint64_t have[4];
 	/* per file, file_literals_in()'s answer for line lits_line */
 	uint32_t *lits_stamp, lits_line;
 	bool *lits_ok;
-	uint64_t lits_have[4];		/* the bytes of the line, */
-	bool lits_have_ok;		/* once worked out */
 	unsigned long work;		/* bytes left to validate on this line */
 	/* the base whose row's tables base_try() filled last, and the work
 	 * it counted for them */
@@ -317,7 +316,8 @@ static inline size_t cover_class_end(const uint64_t *C, size_t a, size_t b)
 /* A visit that tries the row's first token alone (visit_row[]'s flag). */
 #define VISIT_FIRST 0x80000000u
 
-/* The offsets of each byte value of msg[0..n), as sets (cs->bytepos). */
+/* The offsets of each byte value of msg[0..n), as sets (cs->bytepos);
+ * cs->bytes_seen holds its bytes already. */
 void cover_line_bytes(struct cover_search *cs, const char *msg, size_t n);
 
 /* The offsets at which row i is visited on msg[lo..n) (a base at 0

@@ -11,10 +11,12 @@
 #include "cover_impl.h"
 
 /* The offsets of each byte value of msg[0..n), as sets (cs->bytepos):
- * a literal's occurrences are then a few words ANDed (lit_occurs()). */
+ * a literal's occurrences are then a few words ANDed (lit_occurs()).
+ * cs->bytes_seen holds the line's bytes already. */
 void cover_line_bytes(struct cover_search *cs, const char *msg, size_t n)
 {
 	size_t nw = n / 64 + 1, p;
+	uint64_t x;
 	unsigned c;
 
 	if (cs->bytepos_cap < 256 * nw) {
@@ -28,13 +30,12 @@ void cover_line_bytes(struct cover_search *cs, const char *msg, size_t n)
 			cs->cls_slot[p].stamp = 0;
 		cs->cls_stamp = 1;
 	}
-	memset(cs->bytes_seen, 0, sizeof(cs->bytes_seen));
+	for (c = 0; c < 4; c++)
+		for (x = cs->bytes_seen[c]; x; x &= x - 1)
+			memset(cs->bytepos + (c * 64 + __builtin_ctzll(x)) * nw, 0,
+			       nw * sizeof(*cs->bytepos));
 	for (p = 0; p < n; p++) {
 		c = (unsigned char)msg[p];
-		if (!(cs->bytes_seen[c / 64] & (1ULL << (c % 64)))) {
-			cs->bytes_seen[c / 64] |= 1ULL << (c % 64);
-			memset(cs->bytepos + c * nw, 0, nw * sizeof(*cs->bytepos));
-		}
 		cs->bytepos[c * nw + p / 64] |= 1ULL << (p % 64);
 	}
 }
