@@ -509,9 +509,12 @@ static bool file_literals_in(struct cover_search *cs, uint32_t file, const char 
 		return cs->lits_ok[file];
 	cs->lits_stamp[file] = cs->lits_line;
 	line_bytes(cs, msg, n);
-	for (j = cs->spec_start[file]; j < cs->spec_start[file + 1]; j++)
-		if (literals_in(&cs->cont->fmts[cs->spec_fmts[j]], cs->bytes_seen, msg, n))
+	for (j = cs->file_fmt_start[file]; j < cs->file_fmt_start[file + 1]; j++) {
+		const struct fmt *f = &cs->cont->fmts[cs->file_fmts[j]];
+
+		if (!f->generic && literals_in(f, cs->bytes_seen, msg, n))
 			return cs->lits_ok[file] = true;
+	}
 	return cs->lits_ok[file] = false;
 }
 
@@ -727,8 +730,6 @@ void cover_free(struct cover_search *cs)
 	free(cs->row_grp);
 	free(cs->top);
 	free(cs->top_row);
-	free(cs->spec_start);
-	free(cs->spec_fmts);
 	free(cs->lits_stamp);
 	free(cs->lits_ok);
 	free(cs->gen);

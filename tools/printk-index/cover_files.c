@@ -79,27 +79,44 @@ void cover_files_init(struct cover_search *cs, const struct pi_index *idx)
 	free(key);
 }
 
-/* The specific continuation formats of each file (spec_fmts from
- * spec_start[file]), and, per generic open format of the index, its
- * entries whose file has some: what lets a generic base in
- * (generic_base()). After cover_files_init(). */
+/* The continuation formats of each file, ascending (file_fmts from
+ * file_fmt_start[file]). */
+static void file_formats(struct cover_search *cs)
+{
+	const struct matcher *m = cs->cont;
+	uint32_t k, j, f;
+
+	cs->file_fmt_start = xcalloc(cs->nfiles + 2, sizeof(*cs->file_fmt_start));
+	for (j = 0; j < cs->fmt_file_start[m->nfmt]; j++)
+		cs->file_fmt_start[cs->fmt_files[j] + 2]++;
+	for (f = 0; f < cs->nfiles; f++)
+		cs->file_fmt_start[f + 2] += cs->file_fmt_start[f + 1];
+	cs->file_fmts = xcalloc(cs->fmt_file_start[m->nfmt] + 1, sizeof(*cs->file_fmts));
+	for (k = 0; k < m->nfmt; k++)
+		for (j = cs->fmt_file_start[k]; j < cs->fmt_file_start[k + 1]; j++)
+			cs->file_fmts[cs->file_fmt_start[cs->fmt_files[j] + 1]++] = k;
+}
+
+/* Has file f a specific continuation format? */
+static bool file_has_specific(const struct cover_search *cs, uint32_t f)
+{
+	uint32_t j;
+
+	for (j = cs->file_fmt_start[f]; j < cs->file_fmt_start[f + 1]; j++)
+		if (!cs->cont->fmts[cs->file_fmts[j]].generic)
+			return true;
+	return false;
+}
+
+/* The continuation formats of each file, and, per generic open format
+ * of the index, its entries whose file has a specific one: what lets a
+ * generic base in (generic_base()). After cover_files_init(). */
 void cover_generic_bases_init(struct cover_search *cs)
 {
-	const struct matcher *m = cs->cont, *all = cs->all;
-	uint32_t k, e, j, f, nspec = 0;
+	const struct matcher *all = cs->all;
+	uint32_t k, e, f;
 
-	cs->spec_start = xcalloc(cs->nfiles + 2, sizeof(*cs->spec_start));
-	for (k = 0; k < m->nfmt; k++)
-		if (!m->fmts[k].generic)
-			for (j = cs->fmt_file_start[k]; j < cs->fmt_file_start[k + 1]; j++)
-				cs->spec_start[cs->fmt_files[j] + 2]++, nspec++;
-	for (f = 0; f < cs->nfiles; f++)
-		cs->spec_start[f + 2] += cs->spec_start[f + 1];
-	cs->spec_fmts = xcalloc(nspec + 1, sizeof(*cs->spec_fmts));
-	for (k = 0; k < m->nfmt; k++)
-		if (!m->fmts[k].generic)
-			for (j = cs->fmt_file_start[k]; j < cs->fmt_file_start[k + 1]; j++)
-				cs->spec_fmts[cs->spec_start[cs->fmt_files[j] + 1]++] = k;
+	file_formats(cs);
 	cs->gen_start = xcalloc(all->nfmt + 1, sizeof(*cs->gen_start));
 	for (k = 0; k < all->nfmt; k++) {
 		cs->gen_start[k] = cs->ngen;
@@ -107,7 +124,7 @@ void cover_generic_bases_init(struct cover_search *cs)
 			continue;
 		for (e = all->ent_start[k]; e < all->ent_start[k + 1]; e++) {
 			f = cs->file_of[all->ents[e]];
-			if (cs->spec_start[f] == cs->spec_start[f + 1])
+			if (!file_has_specific(cs, f))
 				continue;
 			cs->gen = xreallocarray(cs->gen, (cs->ngen + 1), sizeof(*cs->gen));
 			cs->gen[cs->ngen++] = (struct gen_base){ &all->idx->v[all->ents[e]], f };
@@ -137,19 +154,19 @@ static void literal_counts(const struct matcher *all, uint32_t count[256])
  * Where cover_rows() finds a line's candidates without looking at every
  * continuation format: each format listed under one byte all its
  * renderings contain, the one the index's literals have least (a line
- * without that byte has no piece of it), or under 256 when it needs none;
- * and each file's formats. Ascending, as the candidates are listed.
- * After cover_files_init().
+ * without that byte has no piece of it), or under 256 when it needs none
+ * (each file's formats are file_fmts). Ascending, as the candidates are
+ * listed. After cover_files_init().
  */
 void cover_cands_init(struct cover_search *cs)
 {
 	const struct matcher *m = cs->cont;
-	uint32_t count[256] = { 0 }, *key, k, c, j;
+	uint32_t count[256] = { 0 }, *key, k, c;
 
 	literal_counts(cs->all, count);
 	key = xcalloc(m->nfmt + 1, sizeof(*key));
 	/* counted at [bucket + 2], then placed from [bucket + 1] on: the
-	 * bucket ends up at [bucket], [bucket + 1] (as spec_start) */
+	 * bucket ends up at [bucket], [bucket + 1] (as file_fmt_start) */
 	cs->key_start = xcalloc(259, sizeof(*cs->key_start));
 	for (k = 0; k < m->nfmt; k++) {
 		key[k] = 256;
@@ -164,15 +181,6 @@ void cover_cands_init(struct cover_search *cs)
 	for (k = 0; k < m->nfmt; k++)
 		cs->key_fmts[cs->key_start[key[k] + 1]++] = k;
 	free(key);
-	cs->file_fmt_start = xcalloc(cs->nfiles + 2, sizeof(*cs->file_fmt_start));
-	for (j = 0; j < cs->fmt_file_start[m->nfmt]; j++)
-		cs->file_fmt_start[cs->fmt_files[j] + 2]++;
-	for (c = 0; c < cs->nfiles; c++)
-		cs->file_fmt_start[c + 2] += cs->file_fmt_start[c + 1];
-	cs->file_fmts = xcalloc(cs->fmt_file_start[m->nfmt] + 1, sizeof(*cs->file_fmts));
-	for (k = 0; k < m->nfmt; k++)
-		for (j = cs->fmt_file_start[k]; j < cs->fmt_file_start[k + 1]; j++)
-			cs->file_fmts[cs->file_fmt_start[cs->fmt_files[j] + 1]++] = k;
 	cs->cand_mark = xcalloc(m->nfmt / 64 + 1, sizeof(*cs->cand_mark));
 }
 

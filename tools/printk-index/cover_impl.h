@@ -103,15 +103,14 @@ struct cover_search {
 	int64_t *top;
 	uint32_t *top_row;
 	size_t top_cap;
-	/* the specific continuation formats of each file, and the entries
-	 * of generic formats that can be a base (cover_files.c) */
-	uint32_t *spec_start, *spec_fmts;
+	/* the entries of generic formats that can be a base: their file
+	 * has a specific continuation format (cover_files.c) */
 	struct gen_base *gen;		/* per generic format of all, from */
 	uint32_t *gen_start, ngen;	/* gen[gen_start[k]] */
 	/* the continuation formats by one byte each needs, the one the
 	 * index's literals have least (key_fmts from key_start[c]; c = 256:
-	 * those that need none), and those of each file, ascending
-	 * (file_fmts from file_fmt_start[file]; cover_cands_init()) */
+	 * those that need none; cover_cands_init()), and those of each
+	 * file, ascending (file_fmts from file_fmt_start[file]) */
 	uint32_t *key_start, *key_fmts;
 	uint32_t *file_fmt_start, *file_fmts;
 	uint64_t *cand_mark;		/* a bit per continuation format */
