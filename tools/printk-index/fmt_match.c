@@ -159,22 +159,13 @@ static bool past_first_digit(const struct fmt_tok *t, const unsigned char *m,
 	return true;
 }
 
-/* The same seen from a span's end e: the latest start, the last digit
- * before e, over bytes t prints; SIZE_MAX when there is none after lo_p. */
-static size_t last_digit_start(const struct fmt_tok *t, const unsigned char *m, size_t lo_p,
-			       size_t e)
-{
-	size_t k;
-
-	for (k = e; k > lo_p && !fmt_is_digit(t, m[k - 1]); k--)
-		if (!t->cls_all && !cls_has(t->cls, m[k - 1]))
-			return SIZE_MAX;
-	return k > lo_p ? k - 1 : SIZE_MAX;
-}
-
-/* last_digit_start() for ends (and so lo_p) that only grow: each read
- * stops at the last end, whose answer (the last digit or byte t does not
- * print before it, if any) stands for the bytes below it. */
+/*
+ * The same seen from a span's end e: the latest start, the last digit
+ * before e, over bytes t prints; SIZE_MAX when there is none after lo_p.
+ * For ends (and so lo_p) that only grow, each read stops at the last end,
+ * whose answer (the last digit or byte t does not print before it, if
+ * any) stands for the bytes below it; a new back_scan for one end.
+ */
 struct back_scan {
 	size_t e;	/* the last end */
 	size_t at;	/* the last digit or byte t does not print before it,
@@ -182,15 +173,19 @@ struct back_scan {
 	bool digit;	/* which of the two */
 };
 
-static size_t last_digit_before(const struct fmt_tok *t, const unsigned char *m,
-				struct back_scan *s, size_t lo_p, size_t e)
+#define BACK_SCAN_INIT { 0, SIZE_MAX, false }
+
+static inline size_t last_digit_before(const struct fmt_tok *t, const unsigned char *m,
+					struct back_scan *s, size_t lo_p, size_t e)
 {
 	size_t k, stop = s->e > lo_p ? s->e : lo_p;
 
 	for (k = e; k > stop; k--) {
-		if (fmt_is_digit(t, m[k - 1]) || (!t->cls_all && !cls_has(t->cls, m[k - 1]))) {
+		bool digit = fmt_is_digit(t, m[k - 1]);
+
+		if (digit || (!t->cls_all && !cls_has(t->cls, m[k - 1]))) {
 			s->at = k - 1;
-			s->digit = fmt_is_digit(t, m[k - 1]);
+			s->digit = digit;
 			break;
 		}
 	}
@@ -353,7 +348,7 @@ static bool spans_back(const struct fmt_tok *t, const unsigned char *m, size_t n
 		       size_t elo, const uint64_t *stop, unsigned long *work)
 {
 	size_t nw = n / 64 + 1, e, lo_p, hi_p, k, rd = SIZE_MAX, last_bad = 0;
-	struct back_scan scan = { 0, SIZE_MAX, false };
+	struct back_scan scan = BACK_SCAN_INIT;
 	bool any = false;
 
 	e = first + t->min;
@@ -438,6 +433,7 @@ static enum fmt_result last_conv(const struct fmt *f, const struct fmt_tok *t,
 	const unsigned char *m = (const unsigned char *)l->msg;
 	size_t n = l->n, nw = n / 64 + 1, p, e, lo_p, hi_p, w;
 	const uint64_t *sfx;
+	struct back_scan scan = BACK_SCAN_INIT;
 	bool full;
 
 	if (t->kind == TK_ERE && (sfx = fmt_line_ere_suffix(l, t->ere))) {
@@ -464,7 +460,7 @@ static enum fmt_result last_conv(const struct fmt *f, const struct fmt_tok *t,
 				break;
 		full = e == n;
 		if (full && t->needs_digit) {
-			p = last_digit_start(t, m, lo_p, n);
+			p = last_digit_before(t, m, &scan, lo_p, n);
 			full = p != SIZE_MAX;
 			if (full && hi_p > p)
 				hi_p = p;
