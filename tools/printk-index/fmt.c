@@ -394,6 +394,16 @@ static bool add_conversion(struct builder *b, const char *s, size_t len, size_t 
 	return true;
 }
 
+/* The digits number t prints one of; the enum goes from more to fewer. */
+static enum fmt_digits digits_of(const struct fmt_tok *t)
+{
+	if (t->base == 8)
+		return FMT_DIGITS_OCT;
+	if (t->base == 10)
+		return FMT_DIGITS_DEC;
+	return t->upper ? FMT_DIGITS_HEX_UPPER : FMT_DIGITS_HEX;
+}
+
 /* What the matchers read besides the tokens: bounds, needed bytes,
  * literal counts, edges, and the classes the ranking uses. */
 static void summarize(struct fmt *f, const struct builder *b)
@@ -409,6 +419,8 @@ static void summarize(struct fmt *f, const struct builder *b)
 
 		if (t->kind == TK_INT || t->kind == TK_STR || t->kind == TK_CHAR)
 			t->ere = fmt_conv_ere(t, &t->needs_digit);
+		if (t->needs_digit && digits_of(t) > f->digits)
+			f->digits = digits_of(t);
 	}
 	f->rest_min = xcalloc(f->ntok + 1, sizeof(uint32_t));
 	f->rest_max = xcalloc(f->ntok + 1, sizeof(uint32_t));

@@ -70,6 +70,9 @@ struct fmt_tok {
 	uint64_t cls[4];	/* bytes that may appear in the span */
 };
 
+enum fmt_digits { FMT_DIGITS_NONE, FMT_DIGITS_HEX, FMT_DIGITS_HEX_UPPER, FMT_DIGITS_DEC,
+		  FMT_DIGITS_OCT };
+
 struct fmt {
 	/* what every try reads first, together: fewer cache lines a try */
 	bool any;		/* one "anything" token: prints every line */
@@ -93,6 +96,10 @@ struct fmt {
 	 * about the line, not even that it is the kernel's */
 	bool catch_all;
 	bool stopped;		/* ended at a conversion vsprintf rejects */
+	/* a number prints a digit of its base (fmt_tok.needs_digit): of
+	 * the format's, the fewest such digits, so that a line without
+	 * one of them is none of its (fmt_line_has_digit()) */
+	uint8_t digits;		/* enum fmt_digits */
 	uint32_t lit_nonspace;
 	uint64_t need[4];	/* bytes every rendering contains */
 	uint64_t need_sig;	/* the same, folded as fmt_sig_bit() */

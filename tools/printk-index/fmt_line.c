@@ -21,6 +21,33 @@ static uint32_t occ_gen[256];
 static uint32_t line_gen;
 static uint32_t lit_line_gen;	/* the line fmt_line_lit_ends() holds */
 
+/* The bytes of the current line, once asked (fmt_line_has_digit()). */
+static uint64_t line_bytes[4];
+static uint32_t bytes_gen;
+
+/* The digits of each enum fmt_digits, in the first two words of a byte
+ * set ('0'..'9' in the first, 'A'..'F' and 'a'..'f' in the second). */
+#define DIGITS_0_7 0x00ff000000000000ULL
+#define DIGITS_0_9 0x03ff000000000000ULL
+#define HEX_UPPER (0x3fULL << ('A' - 64))
+#define HEX_LOWER (0x3fULL << ('a' - 64))
+static const uint64_t digit_words[][2] = {
+	[FMT_DIGITS_NONE] = { ~0ULL, ~0ULL },
+	[FMT_DIGITS_HEX] = { DIGITS_0_9, HEX_LOWER },
+	[FMT_DIGITS_HEX_UPPER] = { DIGITS_0_9, HEX_UPPER },
+	[FMT_DIGITS_DEC] = { DIGITS_0_9, 0 },
+	[FMT_DIGITS_OCT] = { DIGITS_0_7, 0 },
+};
+
+bool fmt_line_has_digit(const struct fmt_line *l, unsigned int d)
+{
+	if (bytes_gen != l->gen) {
+		fmt_bytes(l->msg, l->n, line_bytes);
+		bytes_gen = l->gen;
+	}
+	return (line_bytes[0] & digit_words[d][0]) || (line_bytes[1] & digit_words[d][1]);
+}
+
 /* fmt_sig_bit() of every byte: a load is cheaper than the shifts, and
  * this runs over every byte of every line */
 #define SIG1(c)	(1ULL << (((c) ^ ((c) >> 6)) & 63))
@@ -53,6 +80,7 @@ void fmt_line_init_sig(struct fmt_line *l, const char *msg, size_t n, uint64_t s
 	if (++line_gen == 0) {
 		memset(occ_gen, 0, sizeof(occ_gen));
 		lit_line_gen = 0;
+		bytes_gen = 0;
 		line_gen = 1;
 	}
 	l->gen = line_gen;

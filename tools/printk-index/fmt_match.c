@@ -731,7 +731,8 @@ enum fmt_result fmt_match_line(const struct fmt *f, struct fmt_line *l)
 
 	if (f->any)
 		return FMT_FULL;
-	if ((f->need_sig & ~l->sig) || !fmt_precheck(f, msg, n))
+	if ((f->need_sig & ~l->sig) || !fmt_precheck(f, msg, n) ||
+	    (f->digits && !fmt_line_has_digit(l, f->digits)))
 		return FMT_NOMATCH;
 	if (f->simple) {
 		if (fmt_full_possible(f, msg, n) && simple_match(f, msg, n, false))
