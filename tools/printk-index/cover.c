@@ -415,6 +415,8 @@ static int64_t base_value(struct cover_search *cs, size_t i, const struct pi_ent
 		return SCORE_NONE;
 	/* its first token at 0 only, below */
 	for (v_i = cs->nvisits; v_i-- > 0;) {
+		if (!cs->work)
+			return SCORE_NONE;	/* its search stops there */
 		if (!(p = (size_t)cs->visit_next[v_i]) || cs->visit_row[v_i] & VISIT_FIRST)
 			continue;
 		cover_charge(cs, CHAIN_WORK_TOKEN * r->f->ntok);
@@ -624,7 +626,8 @@ static bool chain_from_bases(struct cover_search *cs, const char *msg, size_t n,
 		nrows = cover_rows(cs, msg, n, lo, &cs->base_fmt, NULL);
 		r = &cs->rows[nrows];
 	}
-	for (h = 0; h < all->nhits; h++) {
+	/* a spent bound gives no covering (below): nothing more to try */
+	for (h = 0; h < all->nhits && cs->work; h++) {
 		uint32_t k = all->hits[h];
 
 		if (!base_hit(all, h, generic))
