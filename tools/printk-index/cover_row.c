@@ -338,9 +338,12 @@ void cover_start(struct cover_search *cs, size_t nrows, size_t tokens,
 		cs->rows = xreallocarray(cs->rows, nrows, sizeof(*cs->rows));
 		cs->span_rows = xreallocarray(cs->span_rows, nrows, sizeof(*cs->span_rows));
 	}
+	/* the values are the sweep's, worked out anew: the table is
+	 * replaced, not copied (megabytes for a long line of many rows) */
 	if (cs->vals_cap < need) {
 		cs->vals_cap = need;
-		cs->vals = xreallocarray(cs->vals, need, sizeof(*cs->vals));
+		free(cs->vals);
+		cs->vals = xreallocarray(NULL, need, sizeof(*cs->vals));
 	}
 	if (cs->tok_cap < tokens + ntok + 1) {
 		cs->tok_cap = tokens + ntok + 1;
