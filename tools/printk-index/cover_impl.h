@@ -15,18 +15,23 @@
 
 /*
  * The work of a line's search, at most (README, "The bound"), in units of
- * about the same time (25 to 40 instructions, fitted by callgrind on real
- * and made-up lines): a token worked out at a visit counts
+ * about the same time (12 to 18 instructions, fitted by callgrind on real,
+ * made-up and pathological lines): a token worked out at a visit counts
  * CHAIN_WORK_TOKEN, a conversion span tried CHAIN_WORK_SPAN, an offset
- * folded into a maximum CHAIN_WORK_FOLD; 8 bytes validated, 64 bytes of
- * a table cleared or an offset set built, a step of a %p model's NFA (4)
- * count too. Real lines use a part of it (README); a line that needs more
- * gets no covering rather than more time.
+ * folded into a maximum CHAIN_WORK_FOLD, a step of a %p model's NFA 4
+ * (each pass of it CHAIN_WORK_TOKEN more, and 1 for each 64 bytes of its
+ * sets); 8 bytes validated and 64 bytes of a table cleared count 1. The
+ * offset sets worked out before the sweep (cover_visit.c: 64 bytes of a
+ * set, a run, a group of ends, a visit added) cost about three times as
+ * much a unit: they count CHAIN_WORK_SETS times. Real lines use a part
+ * of it (README); a line that needs more gets no covering rather than
+ * more time.
  */
-#define CHAIN_WORK_MAX (48UL * 1024)
+#define CHAIN_WORK_MAX (80UL * 1024)
 #define CHAIN_WORK_TOKEN 8
 #define CHAIN_WORK_SPAN 3
 #define CHAIN_WORK_FOLD 5
+#define CHAIN_WORK_SETS 3
 
 /* distinct conversion classes of a line whose offsets are kept */
 #define CLS_SLOTS 64

@@ -40,6 +40,13 @@ void cover_line_bytes(struct cover_search *cs, const char *msg, size_t n)
 	}
 }
 
+/* Count w units of the sets' work: each costs about CHAIN_WORK_SETS of
+ * the sweep's (cover_impl.h). */
+static inline void sets_charge(struct cover_search *cs, unsigned long w)
+{
+	cover_charge(cs, CHAIN_WORK_SETS * w);
+}
+
 /* Add a visit of row i at offset p. */
 static inline void visit_at(struct cover_search *cs, size_t i, size_t p)
 {
@@ -229,8 +236,9 @@ static void conv_starts(struct cover_search *cs, uint64_t *dst, const uint64_t *
 	size_t q1, q2, a, b, e, R = start, scan = start, from, to;
 
 	for (q2 = start; next_run(src, q2, n + 1, &q1, &q2); q2++) {
-		cover_charge(cs, 2);	/* a run: about 60 instructions */
+		sets_charge(cs, 2);	/* a run: about 60 instructions */
 		for (a = q1; a <= q2; a = next_group(C, b, q2, tk->min)) {
+			sets_charge(cs, 1);	/* a group: about 40 */
 			/* R for the end a: after the last byte before a
 			 * that tk can not print */
 			if (scan < a && (e = class_last_out(C, scan, a)) != SIZE_MAX)
@@ -268,8 +276,9 @@ static void conv_ends(struct cover_search *cs, uint64_t *dst, const uint64_t *sr
 	size_t p1, p2, a, b, E = 0, from_e = SIZE_MAX, last, from, to;
 
 	for (p2 = start; next_run(src, p2, n + 1, &p1, &p2); p2++) {
-		cover_charge(cs, 2);
+		sets_charge(cs, 2);
 		for (a = p1; a <= p2; a = next_group(C, b, p2, tk->min)) {
+			sets_charge(cs, 1);
 			/* E for the start a (the last one holds from
 			 * from_e to E) */
 			if (from_e > a || a > E) {
@@ -320,7 +329,7 @@ void cover_row_visits(struct cover_search *cs, size_t i, size_t n, size_t lo, bo
 
 	r->dead = true;
 	/* the sets' words, and the bytes looked at for them */
-	cover_charge(cs, (T + 5 + f->lit_bytes / 8) * nw + T * (n - start) / 8);
+	sets_charge(cs, (T + 5 + f->lit_bytes / 8) * nw + T * (n - start) / 8);
 	memset(B, 0, (size_t)(T + 5) * nw * sizeof(*B));
 	/* what may follow the piece */
 	if (base) {
@@ -378,7 +387,7 @@ void cover_row_visits(struct cover_search *cs, size_t i, size_t n, size_t lo, bo
 	}
 	r->dead = false;
 	for (w = 0; w < nw; w++) {
-		cover_charge(cs, __builtin_popcountll(full[w] | first[w]));
+		sets_charge(cs, __builtin_popcountll(full[w] | first[w]));
 		for (x = full[w] | first[w]; x; x &= x - 1) {
 			p = w * 64 + __builtin_ctzll(x);
 			visit_at(cs, i | (full[w] >> (p % 64) & 1 ? 0 : VISIT_FIRST), p);
@@ -399,9 +408,9 @@ void cover_span_row_visits(struct cover_search *cs, size_t i, size_t n, size_t l
 	const struct fmt *f = r->f;
 	size_t nw = n / 64 + 1, min = f->tok[0].min;
 
-	cover_charge(cs, (1 + 5 + f->lit_bytes / 8) * nw + (n - lo) / 8);
-	cover_charge(cs, 2);
+	sets_charge(cs, (1 + 5 + f->lit_bytes / 8) * nw + (n - lo) / 8);
+	sets_charge(cs, 2);
 	r->dead = n - lo < min;
 	if (!r->dead)
-		cover_charge(cs, n - min - lo + 1);
+		sets_charge(cs, n - min - lo + 1);
 }

@@ -114,7 +114,7 @@ static void load(struct pi_index *idx, const char *text, const char *module)
 /* see test.h */
 const char *t_chain_text(const struct chain *ch, int ok)
 {
-	static char s[512];
+	static char s[2048];
 	size_t i, n = 0;
 
 	if (!ok)
