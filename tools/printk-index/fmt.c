@@ -394,7 +394,7 @@ static bool add_conversion(struct builder *b, const char *s, size_t len, size_t 
 	return true;
 }
 
-/* The digits number t prints one of; the enum goes from more to fewer. */
+/* The digits number t prints one of. */
 static enum fmt_digits digits_of(const struct fmt_tok *t)
 {
 	if (t->base == 8)

@@ -70,6 +70,7 @@ struct fmt_tok {
 	uint64_t cls[4];	/* bytes that may appear in the span */
 };
 
+/* The digits a number prints one of, from the most to the fewest. */
 enum fmt_digits { FMT_DIGITS_NONE, FMT_DIGITS_HEX, FMT_DIGITS_HEX_UPPER, FMT_DIGITS_DEC,
 		  FMT_DIGITS_OCT };
 
@@ -135,6 +136,9 @@ struct fmt_line {
 	size_t n;
 	uint64_t sig;		/* fmt_sig() of the message's bytes */
 	uint32_t gen;		/* identifies the line's cached position sets */
+	/* bit d set: the line has a digit of enum fmt_digits d; bit 0
+	 * (FMT_DIGITS_NONE) set once worked out, all 0 until asked */
+	uint8_t digits;
 };
 
 static inline uint64_t fmt_sig_bit(unsigned char c)

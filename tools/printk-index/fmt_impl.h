@@ -137,9 +137,17 @@ const uint64_t *fmt_line_ere_suffix(const struct fmt_line *l, const struct ere *
  * 16 bytes; NULL when not kept (longer, or an older line). */
 const uint64_t *fmt_line_lit_ends(const struct fmt_line *l, const char *lit, size_t len);
 
-/* Has the line a digit of kind d (enum fmt_digits)? Its bytes are
- * worked out once a line, by the first format that asks. */
-bool fmt_line_has_digit(const struct fmt_line *l, unsigned int d);
+/* fmt_line.digits, worked out */
+uint8_t fmt_line_digits(const struct fmt_line *l);
+
+/* Has the line a digit of kind d (enum fmt_digits)? Worked out once a
+ * line, by the first format that asks. */
+static inline bool fmt_line_has_digit(struct fmt_line *l, unsigned int d)
+{
+	if (!l->digits)
+		l->digits = fmt_line_digits(l);
+	return l->digits >> d & 1;
+}
 
 /* Has msg[0..n) every byte each rendering of f contains (fmt.need)? */
 static inline bool fmt_needs_met(const struct fmt *f, const char *msg, size_t n)

@@ -21,31 +21,32 @@ static uint32_t occ_gen[256];
 static uint32_t line_gen;
 static uint32_t lit_line_gen;	/* the line fmt_line_lit_ends() holds */
 
-/* The bytes of the current line, once asked (fmt_line_has_digit()). */
-static uint64_t line_bytes[4];
-static uint32_t bytes_gen;
-
-/* The digits of each enum fmt_digits, in the first two words of a byte
- * set ('0'..'9' in the first, 'A'..'F' and 'a'..'f' in the second). */
-#define DIGITS_0_7 0x00ff000000000000ULL
-#define DIGITS_0_9 0x03ff000000000000ULL
-#define HEX_UPPER (0x3fULL << ('A' - 64))
-#define HEX_LOWER (0x3fULL << ('a' - 64))
-static const uint64_t digit_words[][2] = {
-	[FMT_DIGITS_NONE] = { ~0ULL, ~0ULL },
-	[FMT_DIGITS_HEX] = { DIGITS_0_9, HEX_LOWER },
-	[FMT_DIGITS_HEX_UPPER] = { DIGITS_0_9, HEX_UPPER },
-	[FMT_DIGITS_DEC] = { DIGITS_0_9, 0 },
-	[FMT_DIGITS_OCT] = { DIGITS_0_7, 0 },
+/* The enum fmt_digits kinds each byte is a digit of, as fmt_line.digits
+ * bits. */
+#define DEC_OR_HEX (1 << FMT_DIGITS_DEC | 1 << FMT_DIGITS_HEX | 1 << FMT_DIGITS_HEX_UPPER)
+#define R2(c, v) [c] = v, [c + 1] = v
+#define R8(c, v) R2(c, v), R2(c + 2, v), R2(c + 4, v), R2(c + 6, v)
+static const uint8_t digit_kinds[256] = {
+	R8('0', DEC_OR_HEX | 1 << FMT_DIGITS_OCT), R2('8', DEC_OR_HEX),
+	R2('a', 1 << FMT_DIGITS_HEX), R2('c', 1 << FMT_DIGITS_HEX), R2('e', 1 << FMT_DIGITS_HEX),
+	R2('A', 1 << FMT_DIGITS_HEX_UPPER), R2('C', 1 << FMT_DIGITS_HEX_UPPER),
+	R2('E', 1 << FMT_DIGITS_HEX_UPPER),
 };
 
-bool fmt_line_has_digit(const struct fmt_line *l, unsigned int d)
+uint8_t fmt_line_digits(const struct fmt_line *l)
 {
-	if (bytes_gen != l->gen) {
-		fmt_bytes(l->msg, l->n, line_bytes);
-		bytes_gen = l->gen;
+	const unsigned char *s = (const unsigned char *)l->msg;
+	unsigned int kinds = 1, k2 = 0;
+	size_t i;
+
+	/* two accumulators, as for the signature */
+	for (i = 0; i + 1 < l->n; i += 2) {
+		kinds |= digit_kinds[s[i]];
+		k2 |= digit_kinds[s[i + 1]];
 	}
-	return (line_bytes[0] & digit_words[d][0]) || (line_bytes[1] & digit_words[d][1]);
+	if (i < l->n)
+		kinds |= digit_kinds[s[i]];
+	return kinds | k2;
 }
 
 /* fmt_sig_bit() of every byte: a load is cheaper than the shifts, and
@@ -77,10 +78,10 @@ void fmt_line_init_sig(struct fmt_line *l, const char *msg, size_t n, uint64_t s
 	l->msg = msg;
 	l->n = n;
 	l->sig = sig;
+	l->digits = 0;
 	if (++line_gen == 0) {
 		memset(occ_gen, 0, sizeof(occ_gen));
 		lit_line_gen = 0;
-		bytes_gen = 0;
 		line_gen = 1;
 	}
 	l->gen = line_gen;
