@@ -177,6 +177,21 @@ static void cover_line_facts(struct cover_search *cs, const char *msg, size_t n)
 	cs->line_ready = true;
 }
 
+/* Do the literals of f say where a piece comes from? Not those of a short
+ * piece made of literals only ("." ", " " ==> "): free text is full of
+ * them. */
+static bool says_where(const struct fmt *f)
+{
+	uint32_t t;
+
+	if (!f->generic)
+		return true;
+	for (t = 0; t < f->ntok; t++)
+		if (f->tok[t].kind != TK_LIT)
+			return true;
+	return false;
+}
+
 /* The rows of the continuation formats that can print a piece of
  * msg[lo..n) (cover_cands(); row_visits() then drops those with a
  * literal that does not occur), and base's after them. Sizes the tables. */
@@ -206,7 +221,10 @@ static size_t cover_rows(struct cover_search *cs, const char *msg, size_t n, siz
 
 		cover_row_init(cs, r, &cs->cont->fmts[cs->cand[i]], cs->cand[i], &vals, &toks);
 		r->weight = cs->cont_weight[r->fmt];
-		r->coherent = (int64_t)r->f->lit_nonspace * SCORE_COHERENT;
+		/* punctuation that closes a line (")\n") ends lines of every
+		 * kind: after a piece of its file, it proves nothing */
+		r->coherent = says_where(r->f) || r->f->open_end ?
+			      (int64_t)r->f->lit_nonspace * SCORE_COHERENT : 0;
 	}
 	if (base)
 		cover_row_init(cs, &cs->rows[nrows], base, 0, &vals, &toks);
@@ -219,21 +237,6 @@ static bool has_literal(const struct fmt *f)
 
 	for (t = 0; t < f->ntok; t++)
 		if (f->tok[t].kind == TK_LIT)
-			return true;
-	return false;
-}
-
-/* Do the literals of f say where a piece comes from? Not those of a short
- * piece made of literals only ("." ", " " ==> "): free text is full of
- * them. */
-static bool says_where(const struct fmt *f)
-{
-	uint32_t t;
-
-	if (!f->generic)
-		return true;
-	for (t = 0; t < f->ntok; t++)
-		if (f->tok[t].kind != TK_LIT)
 			return true;
 	return false;
 }

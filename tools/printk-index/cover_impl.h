@@ -145,7 +145,8 @@ struct cover_search {
  *     their own file, as the pr_cont() pieces of one function do:
  *     "smpboot: CPU0: " "%s" " (family: 0x%x..." ", stepping: 0x%x)\n" is
  *     print_cpu_info()'s, where announce_cpu()'s "%*s" and
- *     sd_spinup_disk()'s "." print the same text;
+ *     sd_spinup_disk()'s "." print the same text; not of a closed piece
+ *     whose literals do not say where (")\n" ends lines of every kind);
  *  3. most bytes printed by pieces with a literal from the base's own
  *     function (" %02x" after "table:");
  *  4. the narrowest conversions (" %d" before " %s");

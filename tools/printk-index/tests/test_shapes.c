@@ -344,6 +344,12 @@ static void slow_lines(struct chain_matcher *chains)
 		  "mm/page_alloc.c:6174[117,5] mm/page_alloc.c:6390[122,8] mm/page_alloc.c:6174[130,5] "
 		  "mm/page_alloc.c:6390[135,9] mm/page_alloc.c:6174[144,4] mm/page_alloc.c:6390[148,9] "
 		  "mm/page_alloc.c:6390[157,9] mm/page_alloc.c:6395[166,10]" },
+		/* real (tests/data/provoked-defconfig): print_modules()'s
+		 * " %s%s" prints the module and its flags, not " %s%s", "%s"
+		 * and print_cpu_info()'s ")\n" (kernel/module/main.c:3143-3149
+		 * in 6.1) */
+		{ "Modules linked in: pi_provoke(O+)",
+		  "kernel/module/main.c:3143[0,18] kernel/module/main.c:3149[18,15]" },
 		/* a catch-all base, taken with its own file's specific
 		 * continuation (free_area_init(), a real line) */
 		{ "  DMA      [mem 0x0000000000001000-0x0000000000ffffff]",
