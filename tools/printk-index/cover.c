@@ -177,21 +177,6 @@ static void cover_line_facts(struct cover_search *cs, const char *msg, size_t n)
 	cs->line_ready = true;
 }
 
-/* Do the literals of f say where a piece comes from? Not those of a short
- * piece made of literals only ("." ", " " ==> "): free text is full of
- * them. */
-static bool says_where(const struct fmt *f)
-{
-	uint32_t t;
-
-	if (!f->generic)
-		return true;
-	for (t = 0; t < f->ntok; t++)
-		if (f->tok[t].kind != TK_LIT)
-			return true;
-	return false;
-}
-
 /* The rows of the continuation formats that can print a piece of
  * msg[lo..n) (cover_cands(); row_visits() then drops those with a
  * literal that does not occur), and base's after them. Sizes the tables. */
@@ -221,10 +206,7 @@ static size_t cover_rows(struct cover_search *cs, const char *msg, size_t n, siz
 
 		cover_row_init(cs, r, &cs->cont->fmts[cs->cand[i]], cs->cand[i], &vals, &toks);
 		r->weight = cs->cont_weight[r->fmt];
-		/* punctuation that closes a line (")\n") ends lines of every
-		 * kind: after a piece of its file, it proves nothing */
-		r->coherent = says_where(r->f) || r->f->open_end ?
-			      (int64_t)r->f->lit_nonspace * SCORE_COHERENT : 0;
+		r->coherent = cs->cont_coherent[r->fmt];
 	}
 	if (base)
 		cover_row_init(cs, &cs->rows[nrows], base, 0, &vals, &toks);
@@ -237,6 +219,21 @@ static bool has_literal(const struct fmt *f)
 
 	for (t = 0; t < f->ntok; t++)
 		if (f->tok[t].kind == TK_LIT)
+			return true;
+	return false;
+}
+
+/* Do the literals of f say where a piece comes from? Not those of a short
+ * piece made of literals only ("." ", " " ==> "): free text is full of
+ * them. */
+static bool says_where(const struct fmt *f)
+{
+	uint32_t t;
+
+	if (!f->generic)
+		return true;
+	for (t = 0; t < f->ntok; t++)
+		if (f->tok[t].kind != TK_LIT)
 			return true;
 	return false;
 }
@@ -711,10 +708,15 @@ struct cover_search *cover_new(struct matcher *all, const struct matcher *cont)
 	cs->all = all;
 	cs->cont = cont;
 	cs->cont_weight = xcalloc(cont->nfmt + 1, sizeof(*cs->cont_weight));
+	cs->cont_coherent = xcalloc(cont->nfmt + 1, sizeof(*cs->cont_coherent));
 	for (k = 0; k < cont->nfmt; k++) {
 		const struct fmt *f = &cont->fmts[k];
 
 		cs->cont_weight[k] = score_of(says_where(f) ? f->lit_nonspace : 0, fmt_width(f), 1);
+		/* punctuation that closes a line (")\n") ends lines of every
+		 * kind: after a piece of its file, it proves nothing */
+		cs->cont_coherent[k] = says_where(f) || f->open_end ?
+				       (int64_t)f->lit_nonspace * SCORE_COHERENT : 0;
 	}
 	cs->cand = xcalloc(2 * (cont->nfmt + 1), sizeof(*cs->cand));
 	cover_files_init(cs, all->idx);
@@ -726,6 +728,7 @@ struct cover_search *cover_new(struct matcher *all, const struct matcher *cont)
 void cover_free(struct cover_search *cs)
 {
 	free(cs->cont_weight);
+	free(cs->cont_coherent);
 	free(cs->cand);
 	free(cs->file_of);
 	free(cs->grp_stamp);

@@ -46,6 +46,7 @@ struct cover_search {
 	struct matcher *all;		/* borrowed: its hits give the bases */
 	const struct matcher *cont;	/* borrowed: the continuation formats */
 	int64_t *cont_weight;		/* per cont format: a piece's own score */
+	int64_t *cont_coherent;		/* ...and its score more after its file */
 	/* the tables of the current line, grown as needed */
 	size_t n, stride;		/* the line's length; n + 2 */
 	uint32_t *cand;			/* the candidate formats */
